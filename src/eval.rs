@@ -1,0 +1,69 @@
+//! Static evaluation in centipawns from the side to move's point of view.
+//!
+//! The core engine counts material only: pawn 100, knight 300, bishop 300, rook 500, queen
+//! 900. The evaluation never looks at legality, repetition or mate: the search owns those.
+
+use shakmaty::{Board, Color, Role};
+
+use crate::position::Position;
+
+/// A score in centipawns (or a mate score, see `search::score`).
+pub type Value = i32;
+
+/// Material values in centipawns, indexed by `Role as usize - 1` (pawn first, king last).
+pub const PIECE_VALUES: [Value; 6] = [100, 300, 300, 500, 900, 0];
+
+/// The value of one piece of this role in centipawns (the king counts 0).
+#[inline]
+pub fn piece_value(role: Role) -> Value {
+    PIECE_VALUES[role as usize - 1]
+}
+
+/// Material balance of the board from White's point of view.
+#[inline]
+pub fn material_white(board: &Board) -> Value {
+    let white = board.by_color(Color::White);
+    let mut total = 0;
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let pieces = board.by_role(role);
+        let ours = (pieces & white).count() as Value;
+        let theirs = pieces.count() as Value - ours;
+        total += piece_value(role) * (ours - theirs);
+    }
+    total
+}
+
+/// Material evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(pos: &Position) -> Value {
+    let white = material_white(pos.board());
+    match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_level() {
+        assert_eq!(evaluate(&Position::default()), 0);
+    }
+
+    #[test]
+    fn material_from_side_to_move() {
+        // White is a queen up; Black to move sees -900.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", false).unwrap();
+        assert_eq!(evaluate(&pos), -900);
+        let pos = Position::from_fen("4k3/pppp4/8/8/8/8/8/RNB1K3 w - - 0 1", false).unwrap();
+        assert_eq!(evaluate(&pos), 500 + 300 + 300 - 400);
+    }
+}

@@ -1,0 +1,135 @@
+//! Time management: turns the `go` limits into a soft and a hard deadline.
+//!
+//! The soft deadline is when no new iteration is started (a finished iteration is the natural
+//! moment to stop); the hard deadline aborts the search wherever it is, and the best move of
+//! the last completed work is played. Both are durations from the start of the search (or from
+//! `ponderhit`). The deadlines keep a margin for Move Overhead and for the pipe and the
+//! operating system, so that a move is sent before the clock runs out even at a few
+//! milliseconds left; this module never lets the engine plan to use the whole clock.
+
+use std::time::Duration;
+
+use super::Limits;
+
+/// When to stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadlines {
+    /// No new iteration after this.
+    pub soft: Option<Duration>,
+    /// Abort the search at this point.
+    pub hard: Option<Duration>,
+}
+
+/// Moves assumed to remain in a sudden-death game when the GUI does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Latency kept back even with Move Overhead 0: a twentieth of the clock, up to this much.
+const MAX_SAFETY_MARGIN: Duration = Duration::from_millis(30);
+
+/// Computes the deadlines for one search. `move_overhead` is subtracted from the clock (and
+/// from movetime) to cover the GUI's and the network's delays.
+pub fn deadlines(limits: &Limits, move_overhead: Duration) -> Deadlines {
+    let mut result = Deadlines::default();
+    if let Some(time) = limits.time {
+        let (soft, hard) = clock_deadlines(
+            time,
+            limits.increment,
+            limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO),
+            move_overhead,
+        );
+        result.soft = Some(soft);
+        result.hard = Some(hard);
+    }
+    if let Some(movetime) = limits.movetime {
+        let budget = usable(movetime, move_overhead);
+        result.soft = Some(result.soft.map_or(budget, |soft| soft.min(budget)));
+        result.hard = Some(result.hard.map_or(budget, |hard| hard.min(budget)));
+    }
+    result
+}
+
+/// Time that may be spent out of `time` once the overhead and a safety margin are kept back.
+fn usable(time: Duration, move_overhead: Duration) -> Duration {
+    // A huge overhead must not leave nothing at all: keep at least a tenth of the clock.
+    let after_overhead = time.saturating_sub(move_overhead).max(time / 10);
+    after_overhead.saturating_sub((after_overhead / 20).min(MAX_SAFETY_MARGIN))
+}
+
+fn clock_deadlines(
+    time: Duration,
+    increment: Duration,
+    moves_to_go: u32,
+    move_overhead: Duration,
+) -> (Duration, Duration) {
+    let usable = usable(time, move_overhead);
+    let moves_to_go = moves_to_go.clamp(1, 100);
+    if moves_to_go == 1 {
+        // Last move before the time control: the clock is refilled after it.
+        return (usable.mul_f64(0.5), usable.mul_f64(0.75));
+    }
+    let optimum = usable / moves_to_go + increment.mul_f64(0.75);
+    let soft = optimum.min(usable / 4);
+    let hard = (optimum * 4).min(usable / 2);
+    (soft, hard.max(soft))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            time: Some(Duration::from_millis(ms)),
+            increment: Duration::from_millis(inc),
+            movestogo: mtg,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn movetime_is_respected_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1000)),
+            ..Limits::default()
+        };
+        let d = deadlines(&limits, Duration::from_millis(50));
+        let hard = d.hard.unwrap();
+        assert!(hard <= Duration::from_millis(950) && hard >= Duration::from_millis(900));
+        assert_eq!(d.soft, d.hard);
+    }
+
+    #[test]
+    fn no_clock_no_deadline() {
+        assert_eq!(
+            deadlines(&Limits::default(), Duration::ZERO),
+            Deadlines::default()
+        );
+    }
+
+    #[test]
+    fn deadlines_never_reach_the_clock() {
+        for ms in [0, 1, 5, 20, 50, 99, 100, 500, 2_000, 60_000, 10_000_000] {
+            for inc in [0, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    for overhead in [0, 10, 100, 10_000] {
+                        let d = deadlines(&clock(ms, inc, mtg), Duration::from_millis(overhead));
+                        let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
+                        let clock = Duration::from_millis(ms);
+                        assert!(soft <= hard, "{ms} {inc} {mtg:?} {overhead}");
+                        assert!(hard <= clock.mul_f64(0.8), "{ms} {inc} {mtg:?} {overhead}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn more_time_per_move_with_fewer_moves_to_go_and_increments() {
+        let base = deadlines(&clock(60_000, 0, Some(40)), Duration::ZERO);
+        let fewer = deadlines(&clock(60_000, 0, Some(10)), Duration::ZERO);
+        let with_inc = deadlines(&clock(60_000, 1_000, Some(40)), Duration::ZERO);
+        assert!(fewer.soft > base.soft);
+        assert!(with_inc.soft > base.soft);
+        let last = deadlines(&clock(60_000, 0, Some(1)), Duration::ZERO);
+        assert!(last.soft > fewer.soft);
+    }
+}

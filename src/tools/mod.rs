@@ -1,0 +1,6 @@
+//! Command-line tools built on the engine: bench, perft, EPD records and the board display.
+
+pub mod bench;
+pub mod display;
+pub mod epd;
+pub mod perft;

@@ -1,0 +1,294 @@
+//! The engine's UCI options: their declarations, defaults, bounds and how `setoption` sets them.
+//!
+//! Names are matched case-insensitively. Values out of bounds are clamped with a message; a
+//! value that cannot be read leaves the option unchanged with a message. This module only
+//! records values: the loop applies what needs work (resizing or clearing the table).
+
+/// An option's kind as declared to the GUI.
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+struct Declaration {
+    name: &'static str,
+    kind: Kind,
+}
+
+/// Largest Hash accepted, in MiB (then clamped again to the memory of the machine).
+pub const MAX_HASH_MIB: i64 = 1 << 20;
+/// Most threads accepted.
+pub const MAX_THREADS: i64 = 1024;
+
+const DECLARATIONS: &[Declaration] = &[
+    Declaration {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: MAX_HASH_MIB,
+        },
+    },
+    Declaration {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+    },
+    Declaration {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 10_000,
+        },
+    },
+    Declaration {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    Declaration {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+];
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Milliseconds kept back from the clock for GUI and network delays.
+    pub move_overhead_ms: u64,
+    /// Whether the GUI may ask us to ponder (informational: `go ponder` works regardless).
+    pub ponder: bool,
+    /// Chess960 castling notation (king takes rook) and FEN reading.
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            hash_mib: 16,
+            threads: 1,
+            move_overhead_ms: 10,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// What the loop must do after an option changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing beyond the stored value.
+    None,
+    /// Reallocate the table to `hash_mib`.
+    ResizeHash,
+    /// Empty the table.
+    ClearHash,
+}
+
+/// The result of `setoption`: what to do and what to tell the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Work for the loop.
+    pub effect: Effect,
+    /// Messages for `info string` (clamping, ignored parts).
+    pub messages: Vec<String>,
+}
+
+impl Options {
+    /// The `option name ...` lines sent after `uci`.
+    pub fn declarations() -> Vec<String> {
+        DECLARATIONS
+            .iter()
+            .map(|d| match d.kind {
+                Kind::Spin { default, min, max } => format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    d.name
+                ),
+                Kind::Check { default } => {
+                    format!("option name {} type check default {default}", d.name)
+                }
+                Kind::Button => format!("option name {} type button", d.name),
+            })
+            .collect()
+    }
+
+    /// Applies `setoption name <name> value <value>`. An unknown name or an unreadable value
+    /// is an error message and changes nothing.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+        let declaration = DECLARATIONS
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| format!("unknown option '{name}'"))?;
+        let mut messages = Vec::new();
+        let effect = match declaration.kind {
+            Kind::Button => {
+                if declaration.name == "Clear Hash" {
+                    Effect::ClearHash
+                } else {
+                    Effect::None
+                }
+            }
+            Kind::Spin { min, max, .. } => {
+                let value = parse_spin(declaration.name, value, min, max, &mut messages)?;
+                match declaration.name {
+                    "Hash" => {
+                        self.hash_mib = clamp_hash_to_memory(value as usize, &mut messages);
+                        Effect::ResizeHash
+                    }
+                    "Threads" => {
+                        self.threads = value as usize;
+                        Effect::None
+                    }
+                    _ => {
+                        self.move_overhead_ms = value as u64;
+                        Effect::None
+                    }
+                }
+            }
+            Kind::Check { .. } => {
+                let value = parse_check(declaration.name, value)?;
+                match declaration.name {
+                    "Ponder" => self.ponder = value,
+                    _ => self.chess960 = value,
+                }
+                Effect::None
+            }
+        };
+        Ok(Change { effect, messages })
+    }
+}
+
+fn parse_spin(
+    name: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+    messages: &mut Vec<String>,
+) -> Result<i64, String> {
+    let text = value.ok_or_else(|| format!("option {name} needs a value ({min} to {max})"))?;
+    let text = text.trim();
+    let digits = text.trim_start_matches(['-', '+']);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "option {name}: '{text}' is not a number, unchanged"
+        ));
+    }
+    let parsed = match text.parse::<i64>() {
+        Ok(v) => v,
+        Err(_) if text.starts_with('-') => i64::MIN,
+        Err(_) => i64::MAX,
+    };
+    let clamped = parsed.clamp(min, max);
+    if clamped != parsed {
+        messages.push(format!(
+            "option {name}: {text} is out of range {min}..{max}, using {clamped}"
+        ));
+    }
+    Ok(clamped)
+}
+
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} needs 'true' or 'false', unchanged")),
+    }
+}
+
+/// Limits a Hash request to half of the memory the system reports available, so that a large
+/// value cannot get the engine killed for lack of memory.
+fn clamp_hash_to_memory(requested: usize, messages: &mut Vec<String>) -> usize {
+    match available_memory_mib() {
+        Some(available) if requested > (available / 2).max(1) => {
+            let allowed = (available / 2).max(1);
+            messages.push(format!(
+                "option Hash: {requested} MiB is more than half the available memory \
+                 ({available} MiB), using {allowed} MiB"
+            ));
+            allowed
+        }
+        _ => requested,
+    }
+}
+
+/// Available memory in MiB from /proc/meminfo, where the system has one.
+fn available_memory_mib() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive() {
+        let mut options = Options::default();
+        let change = options.set("move overhead", Some("250")).unwrap();
+        assert_eq!(change.effect, Effect::None);
+        assert_eq!(options.move_overhead_ms, 250);
+        options.set("uci_chess960", Some("TRUE")).unwrap();
+        assert!(options.chess960);
+        assert_eq!(
+            options.set("CLEAR HASH", None).unwrap().effect,
+            Effect::ClearHash
+        );
+    }
+
+    #[test]
+    fn bad_values_change_nothing_and_out_of_range_is_clamped() {
+        let mut options = Options::default();
+        assert!(options.set("Hash", Some("lots")).is_err());
+        assert!(options.set("Hash", None).is_err());
+        assert!(options.set("Ponder", Some("maybe")).is_err());
+        assert!(options.set("NoSuchOption", Some("1")).is_err());
+        assert_eq!(options, Options::default());
+
+        let change = options.set("Hash", Some("0")).unwrap();
+        assert_eq!(options.hash_mib, 1);
+        assert_eq!(change.effect, Effect::ResizeHash);
+        assert_eq!(change.messages.len(), 1);
+
+        let change = options
+            .set("Threads", Some("99999999999999999999999"))
+            .unwrap();
+        assert_eq!(options.threads, MAX_THREADS as usize);
+        assert!(!change.messages.is_empty());
+        options.set("Move Overhead", Some("-5")).unwrap();
+        assert_eq!(options.move_overhead_ms, 0);
+    }
+
+    #[test]
+    fn hash_beyond_memory_is_clamped() {
+        let mut options = Options::default();
+        let change = options.set("Hash", Some("1048576")).unwrap();
+        if let Some(available) = available_memory_mib() {
+            assert!(options.hash_mib <= available / 2 + 1);
+            assert!(!change.messages.is_empty());
+        }
+    }
+
+    #[test]
+    fn declarations_list_every_option() {
+        let lines = Options::declarations();
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1048576".into()));
+        assert!(lines.contains(&"option name Clear Hash type button".into()));
+        assert!(lines.contains(&"option name UCI_Chess960 type check default false".into()));
+        assert_eq!(lines.len(), DECLARATIONS.len());
+    }
+}

@@ -1,0 +1,244 @@
+//! Helpers shared by the integration tests: searching a position with a chosen configuration
+//! and generating varied positions from fixed-seed random playouts.
+
+#![allow(dead_code)]
+
+use brudno::position::Position;
+use brudno::search::ordering::{MoveOrder, splitmix64};
+use brudno::search::tt::TranspositionTable;
+use brudno::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
+
+/// Searches `position` (after `history`) with `config` and `limits` on a fresh table.
+pub fn search_with(
+    position: &Position,
+    history: &[u64],
+    config: &SearchConfig,
+    limits: &Limits,
+) -> SearchResult {
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::default();
+    control.begin(false);
+    Search {
+        position,
+        history,
+        limits,
+        config,
+        tt: &tt,
+        control: &control,
+    }
+    .run(&mut |_| {})
+}
+
+/// The engine as it plays.
+pub fn engine_config() -> SearchConfig {
+    SearchConfig::default()
+}
+
+/// A bare fixed-depth search: no table, no quiescence, no iterative deepening.
+pub fn bare_config(pruning: bool, order: MoveOrder) -> SearchConfig {
+    SearchConfig {
+        pruning,
+        order,
+        hash_move: false,
+        tt_cutoffs: false,
+        iterative_deepening: false,
+        quiescence: false,
+        ..SearchConfig::default()
+    }
+}
+
+/// `count` positions reached by random legal playouts of 8 to 80 plies from the start
+/// position (fixed seed), skipping positions where the game is over.
+pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        state = splitmix64(state);
+        let plies = 8 + (state % 73) as usize;
+        let mut pos = Position::default();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_insufficient_material() {
+                ok = false;
+                break;
+            }
+            state = splitmix64(state);
+            pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+        }
+        if ok && !pos.legal_moves().is_empty() {
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+/// An exhaustive mate solver, independent of the search: whether the side to move can force
+/// mate in at most `moves` moves.
+pub fn has_mate_in(pos: &Position, moves: u32) -> bool {
+    moves > 0
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|&m| is_mated_within(&pos.play(m), moves - 1))
+}
+
+/// Whether the side to move is checkmated now or within `moves` more moves of the opponent,
+/// whatever it plays.
+pub fn is_mated_within(pos: &Position, moves: u32) -> bool {
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return pos.is_check();
+    }
+    moves > 0 && legal.iter().all(|&m| has_mate_in(&pos.play(m), moves))
+}
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// A running `brudno` process spoken to over UCI.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    /// Starts the engine binary built by cargo for these tests.
+    pub fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_brudno"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start brudno");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Self {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Sends raw bytes (no newline added).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Closes the engine's input (end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, waiting at most `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `done`; returns all of them (the last one included).
+    /// Panics with the transcript if none does within `timeout`.
+    pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                None => panic!(
+                    "no expected line within {timeout:?}; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Reads until `bestmove` and returns that line's move.
+    pub fn bestmove(&mut self, timeout: Duration) -> String {
+        let lines = self.read_until(timeout, |l| l.starts_with("bestmove"));
+        let last = lines.last().unwrap();
+        last.split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// All lines that arrive within `wait`.
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Some(line) = self.next_line(wait) {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// Sends `isready` and waits for `readyok`, returning the lines before it.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.read_until(Duration::from_secs(10), |l| l == "readyok")
+    }
+
+    /// Waits for the process to exit; returns whether it did within `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether `uci_move` is legal after `position startpos moves ...` / `position fen ...`.
+pub fn is_legal_after(fen: Option<&str>, moves: &[&str], uci_move: &str) -> bool {
+    let mut pos = match fen {
+        Some(fen) => Position::from_fen(fen, false).unwrap(),
+        None => Position::default(),
+    };
+    for m in moves {
+        pos.play_uci(m).unwrap();
+    }
+    pos.parse_uci(uci_move).is_ok()
+}
