@@ -104,6 +104,24 @@ impl Default for SearchConfig {
     }
 }
 
+impl SearchConfig {
+    /// The search lab's starting point: plain alpha-beta at a fixed depth in generation order,
+    /// with no table, no iterative deepening, no quiescence and nothing selective. The lab
+    /// switches parts on from here; whatever later makes the engine stronger stays off here
+    /// unless a lab configuration asks for it.
+    pub fn lab_baseline() -> Self {
+        Self {
+            pruning: true,
+            order: MoveOrder::Generation,
+            hash_move: false,
+            tt_cutoffs: false,
+            iterative_deepening: false,
+            quiescence: false,
+            ..Self::default()
+        }
+    }
+}
+
 /// Stop flag and clock shared between the front end and a running search.
 ///
 /// The front end calls `begin` before the search thread starts (so a `stop` that arrives at

@@ -39,11 +39,7 @@ pub fn bare_config(pruning: bool, order: MoveOrder) -> SearchConfig {
     SearchConfig {
         pruning,
         order,
-        hash_move: false,
-        tt_cutoffs: false,
-        iterative_deepening: false,
-        quiescence: false,
-        ..SearchConfig::default()
+        ..SearchConfig::lab_baseline()
     }
 }
 
