@@ -3,9 +3,9 @@
 //! The soft deadline is when no new iteration is started (a finished iteration is the natural
 //! moment to stop); the hard deadline aborts the search wherever it is, and the best move of
 //! the last completed work is played. Both are durations from the start of the search (or from
-//! `ponderhit`). The deadlines keep a margin for Move Overhead and for the pipe and the
-//! operating system, so that a move is sent before the clock runs out even at a few
-//! milliseconds left; this module never lets the engine plan to use the whole clock.
+//! `ponderhit`). The deadlines keep back Move Overhead plus a safety margin for every move
+//! still to play, so the clock keeps a buffer against a slow pipe or a busy machine; this
+//! module never lets the engine plan to use the whole clock.
 
 use std::time::Duration;
 
@@ -21,9 +21,9 @@ pub struct Deadlines {
 }
 
 /// Moves assumed to remain in a sudden-death game when the GUI does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// Latency kept back even with Move Overhead 0: a twentieth of the clock, up to this much.
-const MAX_SAFETY_MARGIN: Duration = Duration::from_millis(30);
+const DEFAULT_MOVES_TO_GO: u32 = 40;
+/// Latency kept back per move even with Move Overhead 0 (pipes, scheduling on a busy machine).
+const SAFETY_PER_MOVE: Duration = Duration::from_millis(10);
 
 /// Computes the deadlines for one search. `move_overhead` is subtracted from the clock (and
 /// from movetime) to cover the GUI's and the network's delays.
@@ -40,36 +40,47 @@ pub fn deadlines(limits: &Limits, move_overhead: Duration) -> Deadlines {
         result.hard = Some(hard);
     }
     if let Some(movetime) = limits.movetime {
-        let budget = usable(movetime, move_overhead);
+        // A huge overhead must not leave nothing at all: keep at least a tenth of movetime.
+        let budget = movetime
+            .saturating_sub(move_overhead)
+            .max(movetime / 10)
+            .saturating_sub(SAFETY_PER_MOVE.min(movetime / 10));
         result.soft = Some(result.soft.map_or(budget, |soft| soft.min(budget)));
         result.hard = Some(result.hard.map_or(budget, |hard| hard.min(budget)));
     }
     result
 }
 
-/// Time that may be spent out of `time` once the overhead and a safety margin are kept back.
-fn usable(time: Duration, move_overhead: Duration) -> Duration {
-    // A huge overhead must not leave nothing at all: keep at least a tenth of the clock.
-    let after_overhead = time.saturating_sub(move_overhead).max(time / 10);
-    after_overhead.saturating_sub((after_overhead / 20).min(MAX_SAFETY_MARGIN))
-}
-
+/// Spreads the clock over the moves to go, keeping back Move Overhead plus a safety margin for
+/// every one of them (and two more), so that the clock never runs down to the latency of a
+/// single move: on a loaded machine a move can take tens of milliseconds longer than planned.
 fn clock_deadlines(
     time: Duration,
     increment: Duration,
     moves_to_go: u32,
     move_overhead: Duration,
 ) -> (Duration, Duration) {
-    let usable = usable(time, move_overhead);
-    let moves_to_go = moves_to_go.clamp(1, 100);
+    let moves_to_go = moves_to_go.clamp(1, 50);
+    let reserve_per_move = move_overhead + SAFETY_PER_MOVE;
+    let available = (time + increment * (moves_to_go - 1))
+        .saturating_sub(reserve_per_move * (moves_to_go + 2))
+        .max(Duration::from_millis(1));
+    // Whatever the plan, never more than a share of what is really on the clock.
+    let ceiling = time.saturating_sub(reserve_per_move).max(time / 10);
     if moves_to_go == 1 {
         // Last move before the time control: the clock is refilled after it.
-        return (usable.mul_f64(0.5), usable.mul_f64(0.75));
+        let soft = (available / 2).min(ceiling / 2);
+        return (
+            soft,
+            (available.mul_f64(0.8))
+                .min(ceiling.mul_f64(0.75))
+                .max(soft),
+        );
     }
-    let optimum = usable / moves_to_go + increment.mul_f64(0.75);
-    let soft = optimum.min(usable / 4);
-    let hard = (optimum * 4).min(usable / 2);
-    (soft, hard.max(soft))
+    let optimum = available / moves_to_go;
+    let soft = optimum.min(ceiling / 4);
+    let hard = (optimum * 4).min(ceiling / 3).max(soft);
+    (soft, hard)
 }
 
 #[cfg(test)]

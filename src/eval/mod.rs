@@ -1,11 +1,40 @@
 //! Static evaluation in centipawns from the side to move's point of view.
 //!
-//! The core engine counts material only: pawn 100, knight 300, bishop 300, rook 500, queen
-//! 900. The evaluation never looks at legality, repetition or mate: the search owns those.
+//! Two evaluations: `Material` (pawn 100, knight 300, bishop 300, rook 500, queen 900), the
+//! core engine's and the search lab's, and `Positional` (the default: tapered piece-square
+//! tables, mobility, pawn structure, king safety; see `positional.rs`, weights in
+//! `params.rs`). The evaluation never looks at legality, repetition or mate: the search owns
+//! those.
+
+pub mod params;
+pub mod positional;
 
 use shakmaty::{Board, Color, Role};
 
 use crate::position::Position;
+
+/// Which evaluation the search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Material only: pawn 100, knight 300, bishop 300, rook 500, queen 900.
+    Material,
+    /// Tapered positional evaluation (the engine's default).
+    #[default]
+    Positional,
+}
+
+impl Evaluation {
+    /// Evaluates `pos` from the side to move's point of view.
+    #[inline]
+    pub fn evaluate(self, pos: &Position) -> Value {
+        match self {
+            Evaluation::Material => evaluate(pos),
+            Evaluation::Positional => {
+                positional::evaluate(pos.board(), pos.turn(), &params::WEIGHTS)
+            }
+        }
+    }
+}
 
 /// A score in centipawns (or a mate score, see `search::score`).
 pub type Value = i32;
@@ -39,7 +68,7 @@ pub fn material_white(board: &Board) -> Value {
     total
 }
 
-/// Material evaluation from the side to move's point of view.
+/// Material evaluation from the side to move's point of view (`Evaluation::Material`).
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
     let white = material_white(pos.board());

@@ -1,0 +1,514 @@
+//! The positional evaluation: tapered material and piece-square tables, mobility, pawn
+//! structure, bishop pair, rooks on open files, king shelter and king attacks.
+//!
+//! Every term is a weight (a middlegame/endgame pair from `params.rs`) times a count, summed
+//! for White minus Black and blended by game phase. The same code records, on request, which
+//! weights it used and how often (a `Trace`), which is what the Texel tuner needs; with
+//! `NoTrace` the recording compiles away. The evaluation reads the board only: it knows
+//! nothing of legality, repetition or mate.
+
+use shakmaty::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
+use shakmaty::{Bitboard, Board, Color, Role};
+
+use super::Value;
+
+/// A weight: (middlegame, endgame) centipawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct S(pub i32, pub i32);
+
+/// All weights of the positional evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Piece values, pawn to king (the king's is unused).
+    pub material: [S; 6],
+    /// Piece-square tables, pawn to king, White's view, rank 8 first.
+    pub pst: [[S; 64]; 6],
+    /// Knight mobility by the number of safe squares it attacks.
+    pub mobility_knight: [S; 9],
+    /// Bishop mobility.
+    pub mobility_bishop: [S; 14],
+    /// Rook mobility.
+    pub mobility_rook: [S; 15],
+    /// Queen mobility.
+    pub mobility_queen: [S; 28],
+    /// Passed pawn by relative rank.
+    pub passed_pawn: [S; 8],
+    /// Per extra pawn on a file.
+    pub doubled_pawn: S,
+    /// Per pawn with no friendly pawn on an adjacent file.
+    pub isolated_pawn: S,
+    /// For having two bishops or more.
+    pub bishop_pair: S,
+    /// Rook on a file without pawns.
+    pub rook_open_file: S,
+    /// Rook on a file without own pawns.
+    pub rook_semi_open_file: S,
+    /// Own pawns one and two ranks in front of the king (on its file and the adjacent ones).
+    pub king_shield: [S; 2],
+    /// Per square of the enemy king's zone attacked, by knight, bishop, rook, queen.
+    pub king_attack: [S; 4],
+    /// For the side to move.
+    pub tempo: S,
+}
+
+/// Offsets of each section in the flat weight vector the tuner works on.
+pub mod index {
+    /// `material[6]`.
+    pub const MATERIAL: usize = 0;
+    /// `pst[6][64]`.
+    pub const PST: usize = MATERIAL + 6;
+    /// `mobility_knight[9]`.
+    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    /// `mobility_bishop[14]`.
+    pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+    /// `mobility_rook[15]`.
+    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+    /// `mobility_queen[28]`.
+    pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+    /// `passed_pawn[8]`.
+    pub const PASSED_PAWN: usize = MOBILITY_QUEEN + 28;
+    /// `doubled_pawn`.
+    pub const DOUBLED_PAWN: usize = PASSED_PAWN + 8;
+    /// `isolated_pawn`.
+    pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
+    /// `bishop_pair`.
+    pub const BISHOP_PAIR: usize = ISOLATED_PAWN + 1;
+    /// `rook_open_file`.
+    pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+    /// `rook_semi_open_file`.
+    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    /// `king_shield[2]`.
+    pub const KING_SHIELD: usize = ROOK_SEMI_OPEN_FILE + 1;
+    /// `king_attack[4]`.
+    pub const KING_ATTACK: usize = KING_SHIELD + 2;
+    /// `tempo`.
+    pub const TEMPO: usize = KING_ATTACK + 4;
+    /// Number of weights.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
+impl Weights {
+    /// The weights as one flat vector (the tuner's view), in `index` order.
+    pub fn to_flat(&self) -> Vec<S> {
+        let mut flat = Vec::with_capacity(index::COUNT);
+        flat.extend_from_slice(&self.material);
+        for table in &self.pst {
+            flat.extend_from_slice(table);
+        }
+        flat.extend_from_slice(&self.mobility_knight);
+        flat.extend_from_slice(&self.mobility_bishop);
+        flat.extend_from_slice(&self.mobility_rook);
+        flat.extend_from_slice(&self.mobility_queen);
+        flat.extend_from_slice(&self.passed_pawn);
+        flat.extend([
+            self.doubled_pawn,
+            self.isolated_pawn,
+            self.bishop_pair,
+            self.rook_open_file,
+            self.rook_semi_open_file,
+        ]);
+        flat.extend_from_slice(&self.king_shield);
+        flat.extend_from_slice(&self.king_attack);
+        flat.push(self.tempo);
+        debug_assert_eq!(flat.len(), index::COUNT);
+        flat
+    }
+
+    /// Rebuilds weights from a flat vector of `index::COUNT` entries.
+    pub fn from_flat(flat: &[S]) -> Self {
+        assert_eq!(flat.len(), index::COUNT, "flat weight vector length");
+        let mut weights = super::params::WEIGHTS.clone();
+        let mut at = 0;
+        let mut take = |out: &mut [S]| {
+            out.copy_from_slice(&flat[at..at + out.len()]);
+            at += out.len();
+        };
+        take(&mut weights.material);
+        for table in &mut weights.pst {
+            take(table);
+        }
+        take(&mut weights.mobility_knight);
+        take(&mut weights.mobility_bishop);
+        take(&mut weights.mobility_rook);
+        take(&mut weights.mobility_queen);
+        take(&mut weights.passed_pawn);
+        let mut singles = [S::default(); 5];
+        take(&mut singles);
+        [
+            weights.doubled_pawn,
+            weights.isolated_pawn,
+            weights.bishop_pair,
+            weights.rook_open_file,
+            weights.rook_semi_open_file,
+        ] = singles;
+        take(&mut weights.king_shield);
+        take(&mut weights.king_attack);
+        let mut tempo = [S::default()];
+        take(&mut tempo);
+        weights.tempo = tempo[0];
+        weights
+    }
+}
+
+/// Records which weights an evaluation used: `add(index, count)` with White's uses positive
+/// and Black's negative.
+pub trait Trace {
+    /// Notes that weight `index` was used `count` times (negative for Black).
+    fn add(&mut self, index: usize, count: i32);
+    /// Notes the game phase (0 = bare kings, 24 = all pieces).
+    fn phase(&mut self, phase: i32);
+}
+
+/// The trace that records nothing (the engine's evaluation).
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: i32) {}
+    #[inline(always)]
+    fn phase(&mut self, _: i32) {}
+}
+
+/// Total phase weight of the starting material: knights and bishops 1, rooks 2, queens 4.
+pub const MAX_PHASE: i32 = 24;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Mask of the files adjacent to each file.
+const ADJACENT_FILES: [u64; 8] = {
+    let mut masks = [0u64; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut mask = 0;
+        if file > 0 {
+            mask |= FILE_A << (file - 1);
+        }
+        if file < 7 {
+            mask |= FILE_A << (file + 1);
+        }
+        masks[file] = mask;
+        file += 1;
+    }
+    masks
+};
+
+/// Squares in front of a pawn on its own and adjacent files, for each colour and square:
+/// a pawn is passed when no enemy pawn stands there.
+const PASSED_SPAN: [[u64; 64]; 2] = {
+    let mut spans = [[0u64; 64]; 2];
+    let mut square = 0;
+    while square < 64 {
+        let file = square % 8;
+        let rank = square / 8;
+        let files = (FILE_A << file) | ADJACENT_FILES[file];
+        // White: ranks above; Black: ranks below.
+        let above = if rank == 7 {
+            0
+        } else {
+            !0u64 << ((rank + 1) * 8)
+        };
+        let below = if rank == 0 {
+            0
+        } else {
+            !0u64 >> ((8 - rank) * 8)
+        };
+        spans[0][square] = files & above;
+        spans[1][square] = files & below;
+        square += 1;
+    }
+    spans
+};
+
+#[derive(Default)]
+struct Accumulator {
+    mg: i32,
+    eg: i32,
+}
+
+impl Accumulator {
+    #[inline(always)]
+    fn add<T: Trace>(&mut self, trace: &mut T, weight: S, index: usize, count: i32) {
+        self.mg += weight.0 * count;
+        self.eg += weight.1 * count;
+        trace.add(index, count);
+    }
+}
+
+/// Evaluates from the side to move's point of view.
+#[inline]
+pub fn evaluate(board: &Board, turn: Color, weights: &Weights) -> Value {
+    evaluate_traced(board, turn, weights, &mut NoTrace)
+}
+
+/// Evaluates from White's point of view before tapering, with a trace.
+pub fn evaluate_traced<T: Trace>(
+    board: &Board,
+    turn: Color,
+    weights: &Weights,
+    trace: &mut T,
+) -> Value {
+    let mut acc = Accumulator::default();
+    let occupied = board.occupied();
+    let pawns = board.pawns();
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let us = board.by_color(color);
+        let our_pawns = pawns & us;
+        let their_pawns = pawns & !us;
+        let their_pawn_attacks = pawn_attacks_of(their_pawns, !color);
+        let mobility_area = !(us | their_pawn_attacks);
+        let their_king_zone = board
+            .king_of(!color)
+            .map_or(Bitboard(0), |k| king_attacks(k) | Bitboard::from_square(k));
+        let flip = if color == Color::White { 56 } else { 0 };
+
+        for role in Role::ALL {
+            let pieces = board.by_role(role) & us;
+            let role_index = role as usize - 1;
+            let count = pieces.count() as i32;
+            if count > 0 && role != Role::King {
+                acc.add(
+                    trace,
+                    weights.material[role_index],
+                    index::MATERIAL + role_index,
+                    sign * count,
+                );
+            }
+            for square in pieces {
+                let table_square = square as usize ^ flip;
+                acc.add(
+                    trace,
+                    weights.pst[role_index][table_square],
+                    index::PST + role_index * 64 + table_square,
+                    sign,
+                );
+                let (attacks, mobility_table, mobility_index, attack_slot) = match role {
+                    Role::Knight => (
+                        knight_attacks(square),
+                        &weights.mobility_knight[..],
+                        index::MOBILITY_KNIGHT,
+                        0,
+                    ),
+                    Role::Bishop => (
+                        bishop_attacks(square, occupied),
+                        &weights.mobility_bishop[..],
+                        index::MOBILITY_BISHOP,
+                        1,
+                    ),
+                    Role::Rook => {
+                        let file = FILE_A << (square as u32 % 8);
+                        if file & pawns.0 == 0 {
+                            acc.add(trace, weights.rook_open_file, index::ROOK_OPEN_FILE, sign);
+                        } else if file & our_pawns.0 == 0 {
+                            acc.add(
+                                trace,
+                                weights.rook_semi_open_file,
+                                index::ROOK_SEMI_OPEN_FILE,
+                                sign,
+                            );
+                        }
+                        (
+                            rook_attacks(square, occupied),
+                            &weights.mobility_rook[..],
+                            index::MOBILITY_ROOK,
+                            2,
+                        )
+                    }
+                    Role::Queen => (
+                        queen_attacks(square, occupied),
+                        &weights.mobility_queen[..],
+                        index::MOBILITY_QUEEN,
+                        3,
+                    ),
+                    Role::Pawn | Role::King => continue,
+                };
+                let mobility = ((attacks & mobility_area).count()).min(mobility_table.len() - 1);
+                acc.add(
+                    trace,
+                    mobility_table[mobility],
+                    mobility_index + mobility,
+                    sign,
+                );
+                let zone_hits = (attacks & their_king_zone).count() as i32;
+                if zone_hits > 0 {
+                    acc.add(
+                        trace,
+                        weights.king_attack[attack_slot],
+                        index::KING_ATTACK + attack_slot,
+                        sign * zone_hits,
+                    );
+                }
+            }
+        }
+
+        // Pawn structure.
+        let color_index = color as usize ^ 1; // shakmaty: Black = 0, White = 1.
+        let mut doubled = 0;
+        for file in 0..8 {
+            let on_file = (our_pawns.0 & (FILE_A << file)).count_ones() as i32;
+            if on_file > 1 {
+                doubled += on_file - 1;
+            }
+        }
+        if doubled > 0 {
+            acc.add(
+                trace,
+                weights.doubled_pawn,
+                index::DOUBLED_PAWN,
+                sign * doubled,
+            );
+        }
+        for square in our_pawns {
+            let file = square as usize % 8;
+            if our_pawns.0 & ADJACENT_FILES[file] == 0 {
+                acc.add(trace, weights.isolated_pawn, index::ISOLATED_PAWN, sign);
+            }
+            if their_pawns.0 & PASSED_SPAN[color_index][square as usize] == 0 {
+                let rank = color.relative_rank(square.rank()) as usize;
+                acc.add(
+                    trace,
+                    weights.passed_pawn[rank],
+                    index::PASSED_PAWN + rank,
+                    sign,
+                );
+            }
+        }
+
+        if (board.bishops() & us).more_than_one() {
+            acc.add(trace, weights.bishop_pair, index::BISHOP_PAIR, sign);
+        }
+
+        // King shelter: own pawns one and two ranks ahead on the king's and adjacent files.
+        if let Some(king) = board.king_of(color) {
+            let file = king as usize % 8;
+            let files = (FILE_A << file) | ADJACENT_FILES[file];
+            let rank = king as usize / 8;
+            for (distance, slot) in [(1usize, 0usize), (2, 1)] {
+                let target_rank = if color == Color::White {
+                    rank + distance
+                } else {
+                    rank.wrapping_sub(distance)
+                };
+                if target_rank < 8 {
+                    let shield =
+                        (our_pawns.0 & files & (0xffu64 << (target_rank * 8))).count_ones() as i32;
+                    if shield > 0 {
+                        acc.add(
+                            trace,
+                            weights.king_shield[slot],
+                            index::KING_SHIELD + slot,
+                            sign * shield,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let side = if turn == Color::White { 1 } else { -1 };
+    acc.add(trace, weights.tempo, index::TEMPO, side);
+
+    let phase = game_phase(board);
+    trace.phase(phase);
+    let white = (acc.mg * phase + acc.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    if turn == Color::White { white } else { -white }
+}
+
+/// Game phase from the remaining pieces: 24 with all pieces, 0 with pawns and kings only.
+#[inline]
+pub fn game_phase(board: &Board) -> i32 {
+    let minors = (board.knights() | board.bishops()).count() as i32;
+    let rooks = board.rooks().count() as i32;
+    let queens = board.queens().count() as i32;
+    (minors + 2 * rooks + 4 * queens).min(MAX_PHASE)
+}
+
+/// Squares attacked by the given pawns of `color`.
+#[inline]
+fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
+    const NOT_A: u64 = !FILE_A;
+    const NOT_H: u64 = !(FILE_A << 7);
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & NOT_A) << 7) | ((p & NOT_H) << 9),
+        Color::Black => ((p & NOT_A) >> 9) | ((p & NOT_H) >> 7),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::params::WEIGHTS;
+    use crate::position::Position;
+
+    fn eval(fen: &str) -> Value {
+        let pos = Position::from_fen(fen, false).unwrap();
+        evaluate(pos.board(), pos.turn(), &WEIGHTS)
+    }
+
+    /// The evaluation of a position and of its colour-flipped mirror must be equal.
+    #[test]
+    fn symmetric_under_colour_flip() {
+        for (fen, mirrored) in [
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 3 3",
+            ),
+            (
+                "8/5pk1/6p1/8/2P5/8/5PPP/6K1 w - - 0 1",
+                "6k1/5ppp/8/2p5/8/6P1/5PK1/8 b - - 0 1",
+            ),
+        ] {
+            assert_eq!(eval(fen), eval(mirrored), "{fen}");
+        }
+    }
+
+    #[test]
+    fn sensible_preferences() {
+        // A passed pawn on the seventh is worth more than one on the third.
+        assert!(eval("4k3/P7/8/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/P7/8/4K3 w - - 0 1"));
+        // A centralised knight beats a knight in the corner.
+        assert!(eval("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/8/8/N3K3 w - - 0 1"));
+        // Material still dominates.
+        assert!(eval("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1") > 500);
+    }
+
+    #[test]
+    fn flat_round_trip() {
+        let flat = WEIGHTS.to_flat();
+        assert_eq!(flat.len(), index::COUNT);
+        assert_eq!(Weights::from_flat(&flat), WEIGHTS);
+    }
+
+    struct Recorder(Vec<(usize, i32)>, i32);
+    impl Trace for Recorder {
+        fn add(&mut self, index: usize, count: i32) {
+            self.0.push((index, count));
+        }
+        fn phase(&mut self, phase: i32) {
+            self.1 = phase;
+        }
+    }
+
+    /// The trace reproduces the evaluation exactly: the tuner's model is the engine's.
+    #[test]
+    fn trace_reproduces_evaluation() {
+        let pos = Position::from_fen(
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 b - - 0 10",
+            false,
+        )
+        .unwrap();
+        let mut recorder = Recorder(Vec::new(), 0);
+        let value = evaluate_traced(pos.board(), pos.turn(), &WEIGHTS, &mut recorder);
+        let flat = WEIGHTS.to_flat();
+        let (mut mg, mut eg) = (0, 0);
+        for &(i, count) in &recorder.0 {
+            mg += flat[i].0 * count;
+            eg += flat[i].1 * count;
+        }
+        let phase = recorder.1;
+        let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+        assert_eq!(value, -white);
+    }
+}
