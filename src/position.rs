@@ -208,6 +208,35 @@ impl Position {
         debug_assert_eq!(self.key, full_key(&self.chess), "incremental Zobrist key");
     }
 
+    /// The position with the other side to move and nothing else changed (a "null move"), or
+    /// `None` when the side to move is in check (passing would leave the king capturable).
+    pub fn play_null(&self) -> Option<Self> {
+        if self.chess.is_check() {
+            return None;
+        }
+        let chess = self.chess.clone().swap_turn().ok()?;
+        let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(file) = self.ep_file {
+            key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
+        }
+        let null = Self {
+            chess,
+            key,
+            ep_file: None,
+        };
+        debug_assert_eq!(null.key, full_key(&null.chess), "null-move Zobrist key");
+        Some(null)
+    }
+
+    /// Whether the side to move has a piece other than pawns and the king (null-move pruning
+    /// is unsafe without one: zugzwang is common in pawn endings).
+    #[inline]
+    pub fn has_non_pawn_material(&self) -> bool {
+        let board = self.chess.board();
+        let ours = board.by_color(self.chess.turn());
+        (ours & !(board.pawns() | board.kings())).any()
+    }
+
     /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `e1g1` or `e1h1` for castling) and plays
     /// it if it is legal; otherwise returns why not and leaves the position unchanged.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, PositionError> {
@@ -306,6 +335,21 @@ mod tests {
             assert_eq!(pos.key(), expected, "after {moves:?}");
             assert_eq!(pos.full_key(), expected);
         }
+    }
+
+    #[test]
+    fn null_move_flips_the_side_and_keeps_the_key_exact() {
+        let mut pos = Position::default();
+        pos.play_uci("e2e4").unwrap();
+        pos.play_uci("d7d5").unwrap();
+        pos.play_uci("e4e5").unwrap();
+        pos.play_uci("f7f5").unwrap(); // en passant possible: the null move removes it
+        let null = pos.play_null().unwrap();
+        assert_eq!(null.turn(), Color::Black);
+        assert_eq!(null.key(), null.full_key());
+        assert_ne!(null.key(), pos.key());
+        let in_check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
+        assert!(in_check.play_null().is_none());
     }
 
     #[test]

@@ -10,8 +10,11 @@
 //! the front end's business.
 
 mod alphabeta;
+pub mod features;
 pub mod ordering;
+pub mod params;
 pub mod score;
+pub mod see;
 pub mod stats;
 pub mod time;
 pub mod tt;
@@ -21,9 +24,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
-use crate::eval::Value;
+use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 use alphabeta::Worker;
+use features::Features;
 use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
@@ -83,6 +87,10 @@ pub struct SearchConfig {
     pub iterative_deepening: bool,
     /// Quiescence search at the horizon; `false` scores the horizon with the static evaluation.
     pub quiescence: bool,
+    /// Selective-search techniques (pruning, reductions, extensions, move-ordering heuristics).
+    pub features: Features,
+    /// The evaluation function.
+    pub eval: Evaluation,
     /// Threads searching (Lazy SMP helpers share the table).
     pub threads: usize,
     /// Move Overhead: time kept back for the GUI and the network.
@@ -98,6 +106,8 @@ impl Default for SearchConfig {
             tt_cutoffs: true,
             iterative_deepening: true,
             quiescence: true,
+            features: Features::ALL,
+            eval: Evaluation::Positional,
             threads: 1,
             move_overhead: Duration::from_millis(10),
         }
@@ -106,9 +116,8 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// The search lab's starting point: plain alpha-beta at a fixed depth in generation order,
-    /// with no table, no iterative deepening, no quiescence and nothing selective. The lab
-    /// switches parts on from here; whatever later makes the engine stronger stays off here
-    /// unless a lab configuration asks for it.
+    /// with no table, no iterative deepening, no quiescence, nothing selective and material
+    /// evaluation. The lab switches parts on from here.
     pub fn lab_baseline() -> Self {
         Self {
             pruning: true,
@@ -117,6 +126,19 @@ impl SearchConfig {
             tt_cutoffs: false,
             iterative_deepening: false,
             quiescence: false,
+            features: Features::NONE,
+            eval: Evaluation::Material,
+            ..Self::default()
+        }
+    }
+
+    /// The core engine of the first release: alpha-beta with iterative deepening, quiescence,
+    /// MVV-LVA, the transposition table and material evaluation, nothing selective. The
+    /// baseline that playing-strength gains are measured against.
+    pub fn material_core() -> Self {
+        Self {
+            features: Features::NONE,
+            eval: Evaluation::Material,
             ..Self::default()
         }
     }
@@ -274,19 +296,21 @@ impl Search<'_> {
             max_depth
         };
         let mut completed: Option<Report> = None;
+        let mut previous_score = None;
         for depth in first_depth..=max_depth {
-            let score = worker.search_root(depth as i32);
+            let (score, bound) = worker.iteration(depth as i32, previous_score);
             if worker.aborted {
-                // A root move finished in the cut-short iteration is at least as good as the
-                // previous choice (it was searched deeper): keep it.
+                // A root move that raised alpha in the cut-short iteration is at least as good
+                // as the previous choice (it was searched deeper): keep it.
                 if let Some(partial) = worker.partial_report(depth) {
                     completed = Some(partial);
                 }
                 break;
             }
-            let iteration = worker.report(depth, score, Bound::Exact);
+            let iteration = worker.report(depth, score, bound);
             report(&iteration);
             completed = Some(iteration);
+            previous_score = Some(score);
             if self.should_stop_after_iteration(worker, depth, score) {
                 break;
             }

@@ -290,6 +290,8 @@ impl Engine {
         }
         let limits = self.limits(params);
         let config = SearchConfig {
+            features: self.options.features,
+            eval: self.options.evaluation,
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             ..SearchConfig::default()

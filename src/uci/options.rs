@@ -4,11 +4,27 @@
 //! value that cannot be read leaves the option unchanged with a message. This module only
 //! records values: the loop applies what needs work (resizing or clearing the table).
 
+use crate::eval::Evaluation;
+use crate::search::features::Features;
+
 /// An option's kind as declared to the GUI.
 enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+    },
+    Text {
+        default: &'static str,
+    },
 }
 
 struct Declaration {
@@ -58,11 +74,26 @@ const DECLARATIONS: &[Declaration] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
     },
+    Declaration {
+        name: "Evaluation",
+        kind: Kind::Combo {
+            default: "Positional",
+            choices: &["Positional", "Material"],
+        },
+    },
+    Declaration {
+        name: "Dev Features",
+        kind: Kind::Text { default: "all" },
+    },
 ];
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// The evaluation function (`Material` is the core engine's).
+    pub evaluation: Evaluation,
+    /// Developer switch: which selective-search techniques are on (for ablation).
+    pub features: Features,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
     /// Search threads.
@@ -78,6 +109,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
+            evaluation: Evaluation::Positional,
+            features: Features::ALL,
             hash_mib: 16,
             threads: 1,
             move_overhead_ms: 10,
@@ -121,6 +154,17 @@ impl Options {
                     format!("option name {} type check default {default}", d.name)
                 }
                 Kind::Button => format!("option name {} type button", d.name),
+                Kind::Combo { default, choices } => {
+                    let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+                    format!(
+                        "option name {} type combo default {default} {}",
+                        d.name,
+                        vars.join(" ")
+                    )
+                }
+                Kind::Text { default } => {
+                    format!("option name {} type string default {default}", d.name)
+                }
             })
             .collect()
     }
@@ -157,6 +201,30 @@ impl Options {
                         Effect::None
                     }
                 }
+            }
+            Kind::Combo { choices, .. } => {
+                let text = value.unwrap_or("").trim();
+                let choice = choices
+                    .iter()
+                    .find(|c| c.eq_ignore_ascii_case(text))
+                    .ok_or_else(|| {
+                        format!(
+                            "option {}: '{text}' is not one of {}, unchanged",
+                            declaration.name,
+                            choices.join(", ")
+                        )
+                    })?;
+                self.evaluation = if *choice == "Material" {
+                    Evaluation::Material
+                } else {
+                    Evaluation::Positional
+                };
+                Effect::None
+            }
+            Kind::Text { .. } => {
+                self.features = Features::parse(value.unwrap_or("all"))
+                    .map_err(|e| format!("option {}: {e}, unchanged", declaration.name))?;
+                Effect::None
             }
             Kind::Check { .. } => {
                 let value = parse_check(declaration.name, value)?;

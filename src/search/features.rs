@@ -1,0 +1,164 @@
+//! The selective-search techniques as switches, so that each one can be measured by turning it
+//! off (the ablation table in docs/STRENGTH.md) and the search lab can start from none.
+//!
+//! `Features::ALL` is the engine as it plays; `Features::NONE` is plain alpha-beta. The UCI
+//! option `Dev Features` takes a list such as `-nmp,-lmr` (all but those) or `none,+pvs`.
+
+/// Which selective-search techniques are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Principal variation search: null windows after the first move, re-search on fail high.
+    pub pvs: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Null-move pruning (not in check, not without pieces).
+    pub null_move: bool,
+    /// Late move reductions for quiet moves searched late.
+    pub lmr: bool,
+    /// Two killer moves per ply.
+    pub killers: bool,
+    /// History heuristic for quiet moves.
+    pub history: bool,
+    /// The refutation of the opponent's last move, tried after the killers.
+    pub countermove: bool,
+    /// Extend moves that give check by one ply.
+    pub check_extension: bool,
+    /// Static exchange evaluation: losing captures after quiet moves, skipped in quiescence.
+    pub see: bool,
+    /// Reverse futility pruning (static eval far above beta near the leaves).
+    pub reverse_futility: bool,
+    /// Futility pruning of quiet moves and delta pruning of captures in quiescence.
+    pub futility: bool,
+    /// Late move pruning: skip late quiet moves near the leaves.
+    pub late_move_pruning: bool,
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
+    /// Internal iterative reduction when there is no hash move.
+    pub iir: bool,
+}
+
+/// Short names for the option string, in field order.
+const NAMES: [&str; 14] = [
+    "pvs", "asp", "nmp", "lmr", "killers", "history", "cm", "checkext", "see", "rfp", "fp", "lmp",
+    "mdp", "iir",
+];
+
+impl Features {
+    /// Every technique on: the engine as it plays.
+    pub const ALL: Features = Features {
+        pvs: true,
+        aspiration: true,
+        null_move: true,
+        lmr: true,
+        killers: true,
+        history: true,
+        countermove: true,
+        check_extension: true,
+        see: true,
+        reverse_futility: true,
+        futility: true,
+        late_move_pruning: true,
+        mate_distance: true,
+        iir: true,
+    };
+
+    /// Every technique off: plain alpha-beta.
+    pub const NONE: Features = Features {
+        pvs: false,
+        aspiration: false,
+        null_move: false,
+        lmr: false,
+        killers: false,
+        history: false,
+        countermove: false,
+        check_extension: false,
+        see: false,
+        reverse_futility: false,
+        futility: false,
+        late_move_pruning: false,
+        mate_distance: false,
+        iir: false,
+    };
+
+    fn flags_mut(&mut self) -> [&mut bool; 14] {
+        [
+            &mut self.pvs,
+            &mut self.aspiration,
+            &mut self.null_move,
+            &mut self.lmr,
+            &mut self.killers,
+            &mut self.history,
+            &mut self.countermove,
+            &mut self.check_extension,
+            &mut self.see,
+            &mut self.reverse_futility,
+            &mut self.futility,
+            &mut self.late_move_pruning,
+            &mut self.mate_distance,
+            &mut self.iir,
+        ]
+    }
+
+    /// Parses a comma-separated list: `all`, `none`, `-name` (off), `+name` or `name` (on),
+    /// applied left to right starting from all. Unknown names are an error naming them.
+    pub fn parse(text: &str) -> Result<Features, String> {
+        let mut features = Features::ALL;
+        for item in text
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let lower = item.to_ascii_lowercase();
+            match lower.as_str() {
+                "all" => features = Features::ALL,
+                "none" => features = Features::NONE,
+                _ => {
+                    let (on, name) = match lower.strip_prefix('-') {
+                        Some(name) => (false, name),
+                        None => (true, lower.trim_start_matches('+')),
+                    };
+                    let position = NAMES.iter().position(|n| *n == name).ok_or_else(|| {
+                        format!("unknown feature '{item}' (known: {})", NAMES.join(", "))
+                    })?;
+                    *features.flags_mut()[position] = on;
+                }
+            }
+        }
+        Ok(features)
+    }
+
+    /// The features that are off, as `-name` items (`all` when none is off).
+    pub fn describe(&self) -> String {
+        let mut copy = *self;
+        let off: Vec<String> = copy
+            .flags_mut()
+            .iter()
+            .zip(NAMES)
+            .filter(|(flag, _)| !***flag)
+            .map(|(_, name)| format!("-{name}"))
+            .collect();
+        if off.is_empty() {
+            "all".to_string()
+        } else {
+            off.join(",")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_lists() {
+        assert_eq!(Features::parse("all"), Ok(Features::ALL));
+        assert_eq!(Features::parse("none"), Ok(Features::NONE));
+        let f = Features::parse("-nmp, -LMR").unwrap();
+        assert!(!f.null_move && !f.lmr && f.pvs);
+        let f = Features::parse("none,+pvs,asp").unwrap();
+        assert!(f.pvs && f.aspiration && !f.null_move);
+        assert!(Features::parse("-warp").is_err());
+        assert_eq!(Features::parse("-nmp").unwrap().describe(), "-nmp");
+        assert_eq!(Features::ALL.describe(), "all");
+    }
+}
