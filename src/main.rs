@@ -27,6 +27,10 @@ enum Tool {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
+    /// Play Brudno against itself and write quiet positions with results (tuning data).
+    Selfplay(tools::selfplay::SelfplayArgs),
+    /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
+    Tune(tools::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +45,7 @@ fn main() -> ExitCode {
             println!("{summary}");
             ExitCode::SUCCESS
         }
+        Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
+        Some(Tool::Tune(args)) => tools::tune::run(&args),
     }
 }

@@ -1,6 +1,9 @@
-//! Command-line tools built on the engine: bench, perft, EPD records and the board display.
+//! Command-line tools built on the engine: bench, perft, EPD records, the board display, and
+//! the self-play and tuning tools that produce the evaluation weights.
 
 pub mod bench;
 pub mod display;
 pub mod epd;
 pub mod perft;
+pub mod selfplay;
+pub mod tune;

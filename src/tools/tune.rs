@@ -1,0 +1,418 @@
+//! `brudno tune`: Texel tuning of the positional evaluation's weights on positions from
+//! Brudno's own games (see `brudno selfplay`).
+//!
+//! The evaluation is linear in its weights once the game phase is fixed, so each position is
+//! reduced once to its trace (which weights it uses, how often, and its phase). The tuner then
+//! minimises the mean squared difference between each game's result and the predicted score
+//! `1 / (1 + 10^(-K * eval / 400))` by Adam gradient descent over all weights, after fitting
+//! `K` to the starting weights. It prints the error on a held-out tenth of the data as it
+//! goes and writes a new `src/eval/params.rs`. It never changes the engine by itself: the
+//! output is a file to review, rebuild with, and test in games.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::eval::params::WEIGHTS;
+use crate::eval::positional::{MAX_PHASE, S, Trace, Weights, evaluate_traced, index};
+use crate::position::Position;
+
+/// Arguments of `brudno tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Positions with results, `<FEN> | <result>` per line (from `brudno selfplay`).
+    pub data: PathBuf,
+    /// Where to write the tuned weights (a params.rs file).
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Full passes of gradient descent.
+    #[arg(long, default_value_t = 1500)]
+    pub epochs: usize,
+    /// Adam learning rate, in centipawns per step.
+    #[arg(long, default_value_t = 1.0)]
+    pub learning_rate: f64,
+    /// Scaling constant of the sigmoid; fitted to the data when absent.
+    #[arg(long)]
+    pub k: Option<f64>,
+}
+
+/// One training position: its result and its trace.
+struct Sample {
+    result: f64,
+    phase: f64,
+    /// (weight index, count for White minus Black).
+    terms: Vec<(u16, i16)>,
+}
+
+#[derive(Default)]
+struct Recorder {
+    terms: Vec<(u16, i16)>,
+    phase: i32,
+}
+
+impl Trace for Recorder {
+    fn add(&mut self, index: usize, count: i32) {
+        match self
+            .terms
+            .iter_mut()
+            .find(|(i, _)| usize::from(*i) == index)
+        {
+            Some(term) => term.1 += count as i16,
+            None => self.terms.push((index as u16, count as i16)),
+        }
+    }
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+}
+
+/// Reads `<FEN> | <result>` lines; bad lines are reported with their number and skipped.
+fn load(text: &str) -> (Vec<Sample>, usize) {
+    let mut samples = Vec::new();
+    let mut bad = 0;
+    for (number, line) in text.lines().enumerate() {
+        let Some((fen, result)) = line.rsplit_once('|') else {
+            if !line.trim().is_empty() {
+                eprintln!("line {}: expected '<FEN> | <result>'", number + 1);
+                bad += 1;
+            }
+            continue;
+        };
+        let result = match result.trim() {
+            "1" | "1.0" | "1-0" => 1.0,
+            "0.5" | "1/2-1/2" => 0.5,
+            "0" | "0.0" | "0-1" => 0.0,
+            other => {
+                eprintln!("line {}: unknown result '{other}'", number + 1);
+                bad += 1;
+                continue;
+            }
+        };
+        let Ok(pos) = Position::from_fen(fen.trim(), false) else {
+            eprintln!("line {}: bad FEN", number + 1);
+            bad += 1;
+            continue;
+        };
+        let mut recorder = Recorder::default();
+        // The trace is White-relative whatever the side to move; the value is not needed.
+        evaluate_traced(pos.board(), pos.turn(), &WEIGHTS, &mut recorder);
+        recorder.terms.retain(|&(_, count)| count != 0);
+        samples.push(Sample {
+            result,
+            phase: f64::from(recorder.phase) / f64::from(MAX_PHASE),
+            terms: recorder.terms,
+        });
+    }
+    (samples, bad)
+}
+
+/// White-relative evaluation of a sample under real-valued weights.
+#[inline]
+fn evaluate(sample: &Sample, weights: &[[f64; 2]]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(i, count) in &sample.terms {
+        let w = weights[usize::from(i)];
+        mg += w[0] * f64::from(count);
+        eg += w[1] * f64::from(count);
+    }
+    mg * sample.phase + eg * (1.0 - sample.phase)
+}
+
+#[inline]
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+fn mean_error(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k, evaluate(s, weights))).powi(2))
+        .sum();
+    total / samples.len() as f64
+}
+
+/// The K that minimises the error for the given weights (golden-section search).
+fn fit_k(samples: &[Sample], weights: &[[f64; 2]]) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 4.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if mean_error(samples, weights, a) < mean_error(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Gradient of the mean error, computed on two threads.
+fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
+    let half = samples.len() / 2;
+    let (left, right) = samples.split_at(half);
+    let part = |chunk: &[Sample]| {
+        let mut grad = vec![[0.0f64; 2]; weights.len()];
+        let scale = k * std::f64::consts::LN_10 / 400.0;
+        for s in chunk {
+            let p = sigmoid(k, evaluate(s, weights));
+            let common = -2.0 * (s.result - p) * p * (1.0 - p) * scale;
+            for &(i, count) in &s.terms {
+                let c = common * f64::from(count);
+                grad[usize::from(i)][0] += c * s.phase;
+                grad[usize::from(i)][1] += c * (1.0 - s.phase);
+            }
+        }
+        grad
+    };
+    let (mut grad, other) = std::thread::scope(|scope| {
+        let handle = scope.spawn(|| part(right));
+        let grad = part(left);
+        (grad, handle.join().unwrap_or_default())
+    });
+    let n = samples.len().max(1) as f64;
+    for (g, o) in grad
+        .iter_mut()
+        .zip(other.iter().chain(std::iter::repeat(&[0.0; 2])))
+    {
+        g[0] = (g[0] + o[0]) / n;
+        g[1] = (g[1] + o[1]) / n;
+    }
+    grad
+}
+
+/// Runs `brudno tune`.
+pub fn run(args: &TuneArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.data) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("brudno tune: cannot read {}: {error}", args.data.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (samples, bad) = load(&text);
+    if samples.len() < 100 {
+        eprintln!("brudno tune: only {} usable positions", samples.len());
+        return ExitCode::from(2);
+    }
+    // Every tenth position is held out to watch for over-fitting.
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, sample) in samples.into_iter().enumerate() {
+        if i % 10 == 9 {
+            test.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    let mut weights: Vec<[f64; 2]> = WEIGHTS
+        .to_flat()
+        .iter()
+        .map(|s| [f64::from(s.0), f64::from(s.1)])
+        .collect();
+    let k = args.k.unwrap_or_else(|| fit_k(&train, &weights));
+    eprintln!(
+        "{} training and {} held-out positions ({bad} bad lines), K = {k:.4}",
+        train.len(),
+        test.len()
+    );
+    eprintln!(
+        "start: train error {:.6}, held-out error {:.6}",
+        mean_error(&train, &weights, k),
+        mean_error(&test, &weights, k)
+    );
+
+    // Adam.
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
+    let mut m = vec![[0.0f64; 2]; weights.len()];
+    let mut v = vec![[0.0f64; 2]; weights.len()];
+    for epoch in 1..=args.epochs {
+        let grad = gradient(&train, &weights, k);
+        let t = epoch as i32;
+        for i in 0..weights.len() {
+            if i == index::MATERIAL + 5 {
+                continue; // the king's material value is meaningless
+            }
+            for phase in 0..2 {
+                let g = grad[i][phase];
+                m[i][phase] = beta1 * m[i][phase] + (1.0 - beta1) * g;
+                v[i][phase] = beta2 * v[i][phase] + (1.0 - beta2) * g * g;
+                let m_hat = m[i][phase] / (1.0 - beta1.powi(t));
+                let v_hat = v[i][phase] / (1.0 - beta2.powi(t));
+                weights[i][phase] -= args.learning_rate * m_hat / (v_hat.sqrt() + epsilon);
+            }
+        }
+        if epoch.is_multiple_of(100) || epoch == args.epochs {
+            eprintln!(
+                "epoch {epoch}: train error {:.6}, held-out error {:.6}",
+                mean_error(&train, &weights, k),
+                mean_error(&test, &weights, k)
+            );
+        }
+    }
+    let rounded: Vec<S> = weights
+        .iter()
+        .map(|w| S(w[0].round() as i32, w[1].round() as i32))
+        .collect();
+    let source = params_source(&Weights::from_flat(&rounded));
+    if let Err(error) = std::fs::write(&args.output, source) {
+        eprintln!(
+            "brudno tune: cannot write {}: {error}",
+            args.output.display()
+        );
+        return ExitCode::from(1);
+    }
+    eprintln!("tuned weights written to {}", args.output.display());
+    ExitCode::SUCCESS
+}
+
+/// Renders weights as the source of `src/eval/params.rs`.
+pub fn params_source(weights: &Weights) -> String {
+    fn list(values: &[S]) -> String {
+        values
+            .iter()
+            .map(|s| format!("S({}, {})", s.0, s.1))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    let mut out = String::new();
+    out.push_str(
+        "//! The evaluation's weights: every tunable number of the positional evaluation in one place.\n\
+         //!\n\
+         //! Each weight is a pair (middlegame, endgame) in centipawns; the evaluation blends the two by\n\
+         //! game phase. Tables are written from White's point of view with rank 8 first, as a board is\n\
+         //! printed. This file is written by `brudno tune` (Texel tuning on positions from Brudno's own\n\
+         //! games); edit the tuner or its data rather than the numbers by hand.\n\n\
+         use super::positional::{S, Weights};\n\n\
+         /// The weights the engine plays with.\n\
+         #[rustfmt::skip]\n\
+         pub const WEIGHTS: Weights = Weights {\n",
+    );
+    let _ = writeln!(out, "    material: [{}],", list(&weights.material));
+    out.push_str("    pst: [\n");
+    for (name, table) in ["pawn", "knight", "bishop", "rook", "queen", "king"]
+        .iter()
+        .zip(&weights.pst)
+    {
+        let _ = writeln!(out, "        // {name}\n        [");
+        for row in table.chunks(8) {
+            let _ = writeln!(out, "            {},", list(row));
+        }
+        out.push_str("        ],\n");
+    }
+    out.push_str("    ],\n");
+    let _ = writeln!(
+        out,
+        "    mobility_knight: [{}],",
+        list(&weights.mobility_knight)
+    );
+    let _ = writeln!(
+        out,
+        "    mobility_bishop: [{}],",
+        list(&weights.mobility_bishop)
+    );
+    let _ = writeln!(
+        out,
+        "    mobility_rook: [{}],",
+        list(&weights.mobility_rook)
+    );
+    let _ = writeln!(
+        out,
+        "    mobility_queen: [{}],",
+        list(&weights.mobility_queen)
+    );
+    let _ = writeln!(out, "    passed_pawn: [{}],", list(&weights.passed_pawn));
+    for (name, value) in [
+        ("doubled_pawn", weights.doubled_pawn),
+        ("isolated_pawn", weights.isolated_pawn),
+        ("bishop_pair", weights.bishop_pair),
+        ("rook_open_file", weights.rook_open_file),
+        ("rook_semi_open_file", weights.rook_semi_open_file),
+    ] {
+        let _ = writeln!(out, "    {name}: S({}, {}),", value.0, value.1);
+    }
+    let _ = writeln!(out, "    king_shield: [{}],", list(&weights.king_shield));
+    let _ = writeln!(out, "    king_attack: [{}],", list(&weights.king_attack));
+    let _ = writeln!(
+        out,
+        "    tempo: S({}, {}),",
+        weights.tempo.0, weights.tempo.1
+    );
+    out.push_str("};\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuner_model_matches_the_engine_evaluation() {
+        let text = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 0.5\n\
+                    8/5k2/8/8/8/8/4PK2/8 b - - 0 1 | 1\n";
+        let (samples, bad) = load(text);
+        assert_eq!((samples.len(), bad), (2, 0));
+        let weights: Vec<[f64; 2]> = WEIGHTS
+            .to_flat()
+            .iter()
+            .map(|s| [f64::from(s.0), f64::from(s.1)])
+            .collect();
+        for (sample, fen) in samples.iter().zip([
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/5k2/8/8/8/8/4PK2/8 b - - 0 1",
+        ]) {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let engine = crate::eval::Evaluation::Positional.evaluate(&pos);
+            let white = if pos.turn() == shakmaty::Color::White {
+                engine
+            } else {
+                -engine
+            };
+            // Equal up to the engine's integer rounding.
+            assert!((evaluate(sample, &weights) - f64::from(white)).abs() <= 1.0);
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_counted() {
+        let (samples, bad) = load("nonsense\n8/8/8/8/8/8/8/K6k w - - 0 1 | 2\n");
+        assert_eq!((samples.len(), bad), (0, 2));
+    }
+
+    #[test]
+    fn written_source_round_trips_the_current_weights() {
+        let source = params_source(&WEIGHTS);
+        let current = include_str!("../eval/params.rs");
+        assert_eq!(
+            source.split_whitespace().collect::<Vec<_>>(),
+            current.split_whitespace().collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn gradient_descent_lowers_the_error() {
+        // White wins the positions where it has an extra pawn and loses the one where it is a
+        // pawn down: a small step against the gradient must fit that better.
+        let (samples, _) = load(
+            "4k3/8/8/8/8/8/P7/4K3 w - - 0 1 | 1\n4k3/8/8/8/8/8/1P6/4K3 w - - 0 1 | 1\n\
+             4k3/8/8/8/8/8/2P5/4K3 b - - 0 1 | 1\n4k3/p7/8/8/8/8/8/4K3 w - - 0 1 | 0\n",
+        );
+        let weights: Vec<[f64; 2]> = WEIGHTS
+            .to_flat()
+            .iter()
+            .map(|s| [f64::from(s.0), f64::from(s.1)])
+            .collect();
+        let before = mean_error(&samples, &weights, 1.0);
+        let grad = gradient(&samples, &weights, 1.0);
+        let stepped: Vec<[f64; 2]> = weights
+            .iter()
+            .zip(&grad)
+            .map(|(w, g)| [w[0] - 1000.0 * g[0], w[1] - 1000.0 * g[1]])
+            .collect();
+        assert!(mean_error(&samples, &stepped, 1.0) < before);
+    }
+}
