@@ -242,7 +242,7 @@ pub fn evaluate(board: &Board, turn: Color, weights: &Weights) -> Value {
     evaluate_traced(board, turn, weights, &mut NoTrace)
 }
 
-/// Evaluates from White's point of view before tapering, with a trace.
+/// Evaluates from the side to move's point of view, recording the weights used in `trace`.
 pub fn evaluate_traced<T: Trace>(
     board: &Board,
     turn: Color,
@@ -252,30 +252,99 @@ pub fn evaluate_traced<T: Trace>(
     let mut acc = Accumulator::default();
     let occupied = board.occupied();
     let pawns = board.pawns();
+    let white_pawns = pawns & board.white();
+    let black_pawns = pawns & board.black();
+    let pawn_attacks = [
+        pawn_attacks_of(black_pawns, Color::Black),
+        pawn_attacks_of(white_pawns, Color::White),
+    ];
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let us = board.by_color(color);
-        let our_pawns = pawns & us;
-        let their_pawns = pawns & !us;
-        let their_pawn_attacks = pawn_attacks_of(their_pawns, !color);
-        let mobility_area = !(us | their_pawn_attacks);
+        let (our_pawns, their_pawns) = if color == Color::White {
+            (white_pawns, black_pawns)
+        } else {
+            (black_pawns, white_pawns)
+        };
+        let mobility_area = !(us | pawn_attacks[!color as usize]);
         let their_king_zone = board
             .king_of(!color)
             .map_or(Bitboard(0), |k| king_attacks(k) | Bitboard::from_square(k));
         let flip = if color == Color::White { 56 } else { 0 };
+        let color_index = color as usize ^ 1; // shakmaty: Black = 0, White = 1.
 
-        for role in Role::ALL {
-            let pieces = board.by_role(role) & us;
-            let role_index = role as usize - 1;
-            let count = pieces.count() as i32;
-            if count > 0 && role != Role::King {
+        // Pawns: material, placement, passed pawns, then the structure of the files.
+        let pawn_count = our_pawns.count() as i32;
+        if pawn_count > 0 {
+            acc.add(
+                trace,
+                weights.material[0],
+                index::MATERIAL,
+                sign * pawn_count,
+            );
+        }
+        for square in our_pawns {
+            let table_square = square as usize ^ flip;
+            acc.add(
+                trace,
+                weights.pst[0][table_square],
+                index::PST + table_square,
+                sign,
+            );
+            if their_pawns.0 & PASSED_SPAN[color_index][square as usize] == 0 {
+                let rank = color.relative_rank(square.rank()) as usize;
                 acc.add(
                     trace,
-                    weights.material[role_index],
-                    index::MATERIAL + role_index,
-                    sign * count,
+                    weights.passed_pawn[rank],
+                    index::PASSED_PAWN + rank,
+                    sign,
                 );
             }
+        }
+        let files = occupied_files(our_pawns.0);
+        let doubled = pawn_count - files.count_ones() as i32;
+        if doubled > 0 {
+            acc.add(
+                trace,
+                weights.doubled_pawn,
+                index::DOUBLED_PAWN,
+                sign * doubled,
+            );
+        }
+        let isolated_files = files & !((files << 1) | (files >> 1));
+        if isolated_files != 0 {
+            let isolated = (our_pawns.0 & (u64::from(isolated_files) * FILE_A)).count_ones();
+            acc.add(
+                trace,
+                weights.isolated_pawn,
+                index::ISOLATED_PAWN,
+                sign * isolated as i32,
+            );
+        }
+
+        // Pieces: material, placement, mobility, attacks on the enemy king's zone.
+        for (slot, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .enumerate()
+        {
+            let pieces = board.by_role(role) & us;
+            if pieces.is_empty() {
+                continue;
+            }
+            let role_index = slot + 1;
+            acc.add(
+                trace,
+                weights.material[role_index],
+                index::MATERIAL + role_index,
+                sign * pieces.count() as i32,
+            );
+            let (mobility_table, mobility_index): (&[S], usize) = match role {
+                Role::Knight => (&weights.mobility_knight, index::MOBILITY_KNIGHT),
+                Role::Bishop => (&weights.mobility_bishop, index::MOBILITY_BISHOP),
+                Role::Rook => (&weights.mobility_rook, index::MOBILITY_ROOK),
+                _ => (&weights.mobility_queen, index::MOBILITY_QUEEN),
+            };
+            let mut zone_hits = 0;
             for square in pieces {
                 let table_square = square as usize ^ flip;
                 acc.add(
@@ -284,19 +353,9 @@ pub fn evaluate_traced<T: Trace>(
                     index::PST + role_index * 64 + table_square,
                     sign,
                 );
-                let (attacks, mobility_table, mobility_index, attack_slot) = match role {
-                    Role::Knight => (
-                        knight_attacks(square),
-                        &weights.mobility_knight[..],
-                        index::MOBILITY_KNIGHT,
-                        0,
-                    ),
-                    Role::Bishop => (
-                        bishop_attacks(square, occupied),
-                        &weights.mobility_bishop[..],
-                        index::MOBILITY_BISHOP,
-                        1,
-                    ),
+                let attacks = match role {
+                    Role::Knight => knight_attacks(square),
+                    Role::Bishop => bishop_attacks(square, occupied),
                     Role::Rook => {
                         let file = FILE_A << (square as u32 % 8);
                         if file & pawns.0 == 0 {
@@ -309,79 +368,44 @@ pub fn evaluate_traced<T: Trace>(
                                 sign,
                             );
                         }
-                        (
-                            rook_attacks(square, occupied),
-                            &weights.mobility_rook[..],
-                            index::MOBILITY_ROOK,
-                            2,
-                        )
+                        rook_attacks(square, occupied)
                     }
-                    Role::Queen => (
-                        queen_attacks(square, occupied),
-                        &weights.mobility_queen[..],
-                        index::MOBILITY_QUEEN,
-                        3,
-                    ),
-                    Role::Pawn | Role::King => continue,
+                    _ => queen_attacks(square, occupied),
                 };
-                let mobility = ((attacks & mobility_area).count()).min(mobility_table.len() - 1);
+                let mobility = (attacks & mobility_area)
+                    .count()
+                    .min(mobility_table.len() - 1);
                 acc.add(
                     trace,
                     mobility_table[mobility],
                     mobility_index + mobility,
                     sign,
                 );
-                let zone_hits = (attacks & their_king_zone).count() as i32;
-                if zone_hits > 0 {
-                    acc.add(
-                        trace,
-                        weights.king_attack[attack_slot],
-                        index::KING_ATTACK + attack_slot,
-                        sign * zone_hits,
-                    );
-                }
+                zone_hits += (attacks & their_king_zone).count() as i32;
             }
-        }
-
-        // Pawn structure.
-        let color_index = color as usize ^ 1; // shakmaty: Black = 0, White = 1.
-        let mut doubled = 0;
-        for file in 0..8 {
-            let on_file = (our_pawns.0 & (FILE_A << file)).count_ones() as i32;
-            if on_file > 1 {
-                doubled += on_file - 1;
-            }
-        }
-        if doubled > 0 {
-            acc.add(
-                trace,
-                weights.doubled_pawn,
-                index::DOUBLED_PAWN,
-                sign * doubled,
-            );
-        }
-        for square in our_pawns {
-            let file = square as usize % 8;
-            if our_pawns.0 & ADJACENT_FILES[file] == 0 {
-                acc.add(trace, weights.isolated_pawn, index::ISOLATED_PAWN, sign);
-            }
-            if their_pawns.0 & PASSED_SPAN[color_index][square as usize] == 0 {
-                let rank = color.relative_rank(square.rank()) as usize;
+            if zone_hits > 0 {
                 acc.add(
                     trace,
-                    weights.passed_pawn[rank],
-                    index::PASSED_PAWN + rank,
-                    sign,
+                    weights.king_attack[slot],
+                    index::KING_ATTACK + slot,
+                    sign * zone_hits,
                 );
             }
         }
-
         if (board.bishops() & us).more_than_one() {
             acc.add(trace, weights.bishop_pair, index::BISHOP_PAIR, sign);
         }
 
-        // King shelter: own pawns one and two ranks ahead on the king's and adjacent files.
+        // King: placement and the pawn shelter one and two ranks ahead on its file and the
+        // adjacent ones.
         if let Some(king) = board.king_of(color) {
+            let table_square = king as usize ^ flip;
+            acc.add(
+                trace,
+                weights.pst[5][table_square],
+                index::PST + 5 * 64 + table_square,
+                sign,
+            );
             let file = king as usize % 8;
             let files = (FILE_A << file) | ADJACENT_FILES[file];
             let rank = king as usize / 8;
@@ -413,6 +437,15 @@ pub fn evaluate_traced<T: Trace>(
     trace.phase(phase);
     let white = (acc.mg * phase + acc.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     if turn == Color::White { white } else { -white }
+}
+
+/// The files (bit 0 = a-file) on which `pawns` has at least one pawn.
+#[inline]
+fn occupied_files(pawns: u64) -> u8 {
+    let mut x = pawns | (pawns >> 32);
+    x |= x >> 16;
+    x |= x >> 8;
+    x as u8
 }
 
 /// Game phase from the remaining pieces: 24 with all pieces, 0 with pawns and kings only.

@@ -18,16 +18,18 @@ use super::features::Features;
 use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical, pick_next};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
-use super::see::see_ge;
+use super::see::see_non_negative;
 use super::stats::Stats;
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove, TtEntry};
 use super::{Report, Search, SearchResult};
-use crate::eval::{Value, piece_value};
+use crate::eval::{Evaluation, Value, piece_value};
 use crate::position::Position;
 
 /// How often (in nodes) the clock and the stop flag are polled.
 const POLL_INTERVAL: u64 = 1024;
+/// Entries of the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 /// Ordering score bands (higher is tried earlier), below the hash move.
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -83,6 +85,8 @@ pub(super) struct Worker<'a> {
     countermoves: Vec<PackedMove>,
     /// Late move reductions by `[depth][move number]`.
     reductions: Vec<[u8; 64]>,
+    /// Cached static evaluations: (key, value).
+    eval_cache: Vec<(u64, Value)>,
     seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     iteration_has_pv: bool,
@@ -145,6 +149,7 @@ impl<'a> Worker<'a> {
             history: vec![[0; 4096]; 2],
             countermoves: vec![0; 4096],
             reductions,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             seldepth: 0,
             iteration_has_pv: false,
             next_poll: POLL_INTERVAL,
@@ -407,26 +412,49 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
-        // Step 10. Generate the legal moves; none means checkmate or stalemate.
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            self.stats.leaves += 1;
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
-        self.stats.interior += 1;
-        self.stats.legal_moves += legal.len() as u64;
+        // Step 10. The hash move is tried before any move generation (it often refutes at
+        // once); only then are the legal moves generated (none means mate or stalemate) and
+        // ordered: good captures by MVV-LVA, killers, countermove, quiet moves by history,
+        // losing captures. The lab's orders generate first, as the plain algorithm does.
+        let mut staged_hash = if matches!(config.order, ordering::MoveOrder::MvvLva) {
+            tt::legal_move_from_packed(hash_move, pos)
+        } else {
+            None
+        };
+        let hash_searched = staged_hash.is_some();
+        let mut moves: Option<ScoredMoves> = None;
+        let mut next = 0;
 
-        // Step 11. Order: hash move, good captures by MVV-LVA, killers, countermove, quiet
-        // moves by history, losing captures.
-        let mut moves = self.order_moves(pos, &legal, hash_move, ply);
-
-        // Step 12. Search the moves.
+        // Step 11. Search the moves.
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<PackedMove, 64> = ArrayVec::new();
         let mut searched = 0usize;
-        for index in 0..moves.len() {
-            let mv = pick_next(&mut moves, index);
+        loop {
+            let mv = if let Some(mv) = staged_hash.take() {
+                mv
+            } else {
+                if moves.is_none() {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        self.stats.leaves += 1;
+                        return if in_check { mated_in(ply) } else { DRAW };
+                    }
+                    self.stats.interior += 1;
+                    self.stats.legal_moves += legal.len() as u64;
+                    let mut scored = self.order_moves(pos, &legal, hash_move, ply);
+                    if hash_searched {
+                        scored.retain(|m| tt::pack_move(m.mv) != hash_move);
+                    }
+                    moves = Some(scored);
+                }
+                let Some(list) = moves.as_mut() else { break };
+                if next >= list.len() {
+                    break;
+                }
+                next += 1;
+                pick_next(list, next - 1)
+            };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
 
@@ -443,6 +471,7 @@ impl<'a> Worker<'a> {
             }
 
             let child = pos.play(mv);
+            self.search.tt.prefetch(child.key());
             let gives_check = child.is_check();
 
             // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
@@ -533,7 +562,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 13. Store the result with its bound type: failing high gives a lower bound,
+        // Step 12. Store the result with its bound type: failing high gives a lower bound,
         // failing low an upper bound, anything inside the window is exact.
         if config.hash_move {
             let bound = if best >= beta {
@@ -586,7 +615,7 @@ impl<'a> Worker<'a> {
                 i32::MAX
             } else if is_tactical(mv) {
                 let mvv_lva = ordering::mvv_lva_score(mv);
-                if !features.see || see_ge(pos, mv, 0) {
+                if !features.see || see_non_negative(pos, mv) {
                     GOOD_CAPTURE + mvv_lva
                 } else {
                     BAD_CAPTURE + mvv_lva
@@ -716,7 +745,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // Captures that lose material are not worth resolving.
-                if features.see && !see_ge(pos, mv, 0) {
+                if features.see && !see_non_negative(pos, mv) {
                     continue;
                 }
             }
@@ -750,9 +779,21 @@ impl<'a> Worker<'a> {
         self.quiesce_node(pos, alpha, beta, ply)
     }
 
+    /// Static evaluation through a small per-thread cache (the positional evaluation costs
+    /// far more than a probe, and quiescence meets the same positions again and again).
     #[inline]
-    fn evaluate(&self, pos: &Position) -> Value {
-        self.search.config.eval.evaluate(pos)
+    fn evaluate(&mut self, pos: &Position) -> Value {
+        let eval = self.search.config.eval;
+        if eval == Evaluation::Material {
+            return eval.evaluate(pos);
+        }
+        let slot = &mut self.eval_cache[pos.key() as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == pos.key() {
+            return slot.1;
+        }
+        let value = eval.evaluate(pos);
+        *slot = (pos.key(), value);
+        value
     }
 
     /// Whether the node's position occurred before, since the last capture or pawn move (and

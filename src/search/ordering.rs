@@ -109,7 +109,8 @@ pub fn score_moves(
 }
 
 /// Moves the best-scored move among `moves[index..]` to `index` and returns it (selection
-/// sort, one step at a time: a cut-off early saves sorting the rest). Ties keep their order.
+/// sort, one step at a time: a cut-off early saves sorting the rest). Among equal scores the
+/// earliest wins.
 #[inline]
 pub fn pick_next(moves: &mut ScoredMoves, index: usize) -> Move {
     let mut best = index;
@@ -118,10 +119,7 @@ pub fn pick_next(moves: &mut ScoredMoves, index: usize) -> Move {
             best = i;
         }
     }
-    if best != index {
-        // Rotate rather than swap so the remaining moves keep their relative order.
-        moves[index..=best].rotate_right(1);
-    }
+    moves.swap(index, best);
     moves[index].mv
 }
 

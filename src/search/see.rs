@@ -18,6 +18,22 @@ fn value(role: Role) -> i32 {
     SEE_VALUES[role as usize - 1]
 }
 
+/// Whether a capture cannot lose material: the victim is worth at least the capturer (then
+/// even losing the capturer in return breaks even). A cheap test that spares most calls to
+/// `see_ge(.., 0)`.
+#[inline]
+pub fn is_safe_capture(mv: Move) -> bool {
+    mv.capture()
+        .is_some_and(|victim| value(victim) >= value(mv.role()))
+}
+
+/// Whether the exchange started by `mv` does not lose material (`see_ge(pos, mv, 0)`, with the
+/// cheap cases answered without playing out the exchange).
+#[inline]
+pub fn see_non_negative(pos: &Position, mv: Move) -> bool {
+    is_safe_capture(mv) || see_ge(pos, mv, 0)
+}
+
 /// Whether the exchange started by `mv` gains at least `threshold` centipawns for the mover.
 pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     let (from, to) = match mv {
@@ -105,6 +121,20 @@ mod tests {
         let pos = Position::from_fen(fen, false).unwrap();
         let mv = pos.parse_uci(uci).unwrap();
         see_ge(&pos, mv, threshold)
+    }
+
+    #[test]
+    fn cheap_test_agrees_with_the_full_exchange() {
+        let pos = Position::from_fen(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R b KQkq - 0 4",
+            false,
+        )
+        .unwrap();
+        for mv in pos.legal_moves() {
+            if mv.is_capture() {
+                assert_eq!(see_non_negative(&pos, mv), see_ge(&pos, mv, 0), "{mv}");
+            }
+        }
     }
 
     #[test]

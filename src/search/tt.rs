@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Move, Role};
+use shakmaty::{Move, Position as _, Role, Square};
 
 use crate::eval::Value;
 
@@ -66,6 +66,41 @@ pub fn unpack_move(packed: PackedMove, legal: &[Move]) -> Option<Move> {
         return None;
     }
     legal.iter().copied().find(|&m| pack_move(m) == packed)
+}
+
+/// The legal move a packed move stands for in `pos`, found without generating every move
+/// (shakmaty checks only the candidates for the target square). `None` when the packed move
+/// is not legal there, as a move from another position sharing a bucket may be.
+pub fn legal_move_from_packed(packed: PackedMove, pos: &crate::position::Position) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(packed & 63));
+    let to = Square::new(u32::from((packed >> 6) & 63));
+    let promotion = packed_promotion(packed);
+    let board = pos.board();
+    let piece = board.piece_at(from)?;
+    if piece.color != pos.turn() {
+        return None;
+    }
+    let target = board.piece_at(to);
+    let candidate = match (piece.role, target) {
+        (Role::King, Some(rook)) if rook.color == piece.color && rook.role == Role::Rook => {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        }
+        (Role::Pawn, None) if from.file() != to.file() => Move::EnPassant { from, to },
+        (role, target) => Move::Normal {
+            role,
+            from,
+            capture: target.map(|t| t.role),
+            to,
+            promotion,
+        },
+    };
+    (pack_move(candidate) == packed && pos.chess().is_legal(candidate)).then_some(candidate)
 }
 
 /// Whether a packed move is a promotion to this role (used by tests and debugging).
@@ -389,6 +424,29 @@ mod tests {
             .filter_map(|&m| packed_promotion(pack_move(m)))
             .collect();
         assert_eq!(promotions.len(), 8);
+    }
+
+    #[test]
+    fn packed_moves_are_recovered_without_generating_all_moves() {
+        for fen in [
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                assert_eq!(legal_move_from_packed(pack_move(m), &pos), Some(m), "{m}");
+            }
+            // Every other from/to pair is refused.
+            let mut accepted = 0;
+            for packed in 1..4096u16 {
+                if legal_move_from_packed(packed, &pos).is_some() {
+                    accepted += 1;
+                }
+            }
+            let non_promotions = legal.iter().filter(|m| m.promotion().is_none()).count();
+            assert_eq!(accepted, non_promotions);
+        }
     }
 
     #[test]
