@@ -58,22 +58,29 @@ impl Position {
         }
     }
 
-    /// Parses a FEN (the halfmove and fullmove fields may be missing). Castling rights written
-    /// as Shredder or X-FEN file letters, or rooks not in the corners, select Chess960 castling;
-    /// `chess960` forces it.
+    /// Parses a FEN. The board and the side to move are required; castling rights, the
+    /// en-passant square and the move counters may be missing (`- - 0 1`). Castling rights
+    /// written as Shredder or X-FEN file letters, or rooks not in the corners, select Chess960
+    /// castling; `chess960` forces it. Positions that cannot arise in a game (no king, two
+    /// kings of a colour, pawns on the first or last rank, the side not to move in check, an
+    /// impossible en-passant square, castling rights without their king and rook) are refused.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Self, PositionError> {
         let fen = fen.trim();
+        let quoted = shorten(fen);
+        check_fen_layout(fen).map_err(|e| PositionError(format!("bad FEN '{quoted}': {e}")))?;
         let parsed = Fen::from_ascii(fen.as_bytes())
-            .map_err(|e| PositionError(format!("bad FEN '{fen}': {e}")))?;
+            .map_err(|e| PositionError(format!("bad FEN '{quoted}': {e}")))?;
         let setup = parsed.as_setup();
         let mode = if chess960 {
             CastlingMode::Chess960
         } else {
             CastlingMode::detect(setup)
         };
-        let chess: Chess = parsed
-            .into_position(mode)
-            .map_err(|e| PositionError(format!("illegal position '{fen}': {e}")))?;
+        let chess: Chess = parsed.into_position(mode).map_err(|e| {
+            let reasons = e.to_string();
+            let reasons = reasons.trim_start_matches("illegal position: ");
+            PositionError(format!("illegal position '{quoted}': {reasons}"))
+        })?;
         Ok(Self::from_chess(chess))
     }
 
@@ -245,17 +252,91 @@ impl Position {
         Ok(m)
     }
 
-    /// Parses a UCI move and checks it is legal here, without playing it.
+    /// Parses a UCI move and checks it is legal here, without playing it. Castling is read
+    /// both as king takes rook (`e1h1`) and as the king's move to its destination (`e1g1`),
+    /// in standard chess and in Chess960.
     pub fn parse_uci(&self, text: &str) -> Result<Move, PositionError> {
         let uci = UciMove::from_ascii(text.as_bytes())
-            .map_err(|_| PositionError(format!("malformed move '{text}'")))?;
+            .map_err(|_| PositionError(format!("malformed move '{}'", shorten(text))))?;
         uci.to_move(&self.chess)
-            .map_err(|_| PositionError(format!("illegal move '{text}' in {}", self.fen())))
+            .ok()
+            .or_else(|| self.castle_to_king_destination(uci))
+            .ok_or_else(|| PositionError(format!("illegal move '{text}' in {}", self.fen())))
+    }
+
+    /// A Chess960 castle written as the king's move to its destination (`b1g1` with the king
+    /// on b1 and the rook on h1), which shakmaty reads only for a king on the e-file. Taken as
+    /// castling only when the king would move two files or more: it cannot be a king step.
+    fn castle_to_king_destination(&self, uci: UciMove) -> Option<Move> {
+        let UciMove::Normal {
+            from,
+            to,
+            promotion: None,
+        } = uci
+        else {
+            return None;
+        };
+        if from.rank() != to.rank() || from.distance(to) < 2 {
+            return None;
+        }
+        self.legal_moves().into_iter().find(|&m| match m {
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_queen_side(rook < king);
+                king == from && Square::from_coords(side.king_to_file(), king.rank()) == to
+            }
+            _ => false,
+        })
     }
 
     /// Formats a move for UCI output in the given castling notation.
     pub fn uci(m: Move, mode: CastlingMode) -> String {
         m.to_uci(mode).to_string()
+    }
+}
+
+/// Outside text quoted in an error message, cut to a length a user can read.
+fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 100;
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// Checks what shakmaty reads leniently or reports in variant terms: eight ranks of eight
+/// squares (a ninth rank would be read as a crazyhouse pocket), a side to move, at most six
+/// fields. Says what is wrong in a user's terms.
+fn check_fen_layout(fen: &str) -> Result<(), String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(board) = fields.first() else {
+        return Err("the FEN is empty".to_string());
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("the board has {} ranks, not 8", ranks.len()));
+    }
+    for (index, rank) in ranks.iter().enumerate() {
+        let name = 8 - index;
+        let mut squares = 0;
+        for c in rank.chars() {
+            squares += match c {
+                '1'..='8' => c as usize - '0' as usize,
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => 1,
+                _ => {
+                    return Err(format!(
+                        "rank {name} has '{c}', neither a piece nor 1 to 8 empty squares"
+                    ));
+                }
+            };
+        }
+        if squares != 8 {
+            return Err(format!("rank {name} has {squares} squares, not 8"));
+        }
+    }
+    match fields.len() {
+        1 => Err("the side to move ('w' or 'b') is missing".to_string()),
+        2..=6 => Ok(()),
+        n => Err(format!("{n} fields, at most 6")),
     }
 }
 
@@ -362,6 +443,24 @@ mod tests {
     }
 
     #[test]
+    fn fen_layout_errors_are_named() {
+        let error = |fen: &str| Position::from_fen(fen, false).unwrap_err().0;
+        assert!(error("8/8/8/8/8/8/8/K6k/8 w - - 0 1").contains("9 ranks"));
+        assert!(error("8/8/8/8/8/8/K6k w - - 0 1").contains("7 ranks"));
+        assert!(error("8/8/8/8/8/8/8/K7k w - - 0 1").contains("rank 1 has 9 squares"));
+        assert!(error("8/8/8/8/8/8/8/K5k w - - 0 1").contains("rank 1 has 7 squares"));
+        assert!(error("8/8/8/8/8/8/8/K5kx w - - 0 1").contains("has 'x', neither a piece"));
+        assert!(error("8/8/8/8/8/8/8/K9k w - - 0 1").contains("has '9', neither a piece"));
+        assert!(error("8/8/8/8/8/8/8/K6k").contains("side to move"));
+        assert!(error("8/8/8/8/8/8/8/K6k w - - 0 1 x").contains("7 fields"));
+        assert!(error("").contains("empty"));
+        assert!(error("8/8/8/8/8/8/8/K6k w - e3 0 1").contains("invalid ep square"));
+        // Missing castling, en passant and counters default to "- - 0 1".
+        let pos = Position::from_fen("8/8/8/8/8/8/8/K6k b", false).unwrap();
+        assert_eq!(pos.fen(), "8/8/8/8/8/8/8/K6k b - - 0 1");
+    }
+
+    #[test]
     fn chess960_castling_both_notations() {
         let mut pos =
             Position::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", true).unwrap();
@@ -371,5 +470,16 @@ mod tests {
         assert_eq!(m, m2);
         pos.play_in_place(m);
         assert_eq!(pos.key(), pos.full_key());
+
+        // King on b1, rooks on a1 and h1: both castles both ways; b1c1 stays a king step.
+        let pos =
+            Position::from_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1", true).unwrap();
+        let short = pos.parse_uci("b1h1").unwrap();
+        assert!(short.is_castle());
+        assert_eq!(pos.parse_uci("b1g1").unwrap(), short);
+        let long = pos.parse_uci("b1a1").unwrap();
+        assert!(long.is_castle());
+        assert!(!pos.parse_uci("b1c1").unwrap().is_castle());
+        assert!(pos.parse_uci("b1f1").is_err());
     }
 }

@@ -33,7 +33,12 @@ pub fn deadlines(limits: &Limits, move_overhead: Duration) -> Deadlines {
         let (soft, hard) = clock_deadlines(
             time,
             limits.increment,
-            limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO),
+            // `movestogo 0` means nothing (the control is never 0 moves away): read it as
+            // not given rather than as "last move", which would spend half the clock.
+            limits
+                .movestogo
+                .filter(|&moves| moves > 0)
+                .unwrap_or(DEFAULT_MOVES_TO_GO),
             move_overhead,
         );
         result.soft = Some(soft);
@@ -142,5 +147,33 @@ mod tests {
         assert!(with_inc.soft > base.soft);
         let last = deadlines(&clock(60_000, 0, Some(1)), Duration::ZERO);
         assert!(last.soft > fewer.soft);
+    }
+
+    #[test]
+    fn movestogo_zero_is_read_as_sudden_death() {
+        let zero = deadlines(&clock(60_000, 0, Some(0)), Duration::ZERO);
+        let none = deadlines(&clock(60_000, 0, None), Duration::ZERO);
+        let last = deadlines(&clock(60_000, 0, Some(1)), Duration::ZERO);
+        assert_eq!(zero, none);
+        assert!(zero.hard < last.hard);
+    }
+
+    #[test]
+    fn huge_clocks_and_increments_do_not_overflow() {
+        for (ms, inc, mtg) in [
+            (u64::MAX, u64::MAX, None),
+            (u64::MAX, 0, Some(1)),
+            (1, u64::MAX, Some(10_000)),
+            (u64::MAX / 3, u64::MAX / 7, Some(2)),
+        ] {
+            let d = deadlines(&clock(ms, inc, mtg), Duration::from_millis(u64::MAX));
+            assert!(d.soft.unwrap() <= d.hard.unwrap());
+            assert!(d.hard.unwrap() <= Duration::from_millis(ms));
+        }
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(u64::MAX)),
+            ..clock(u64::MAX, u64::MAX, Some(1))
+        };
+        assert!(deadlines(&movetime, Duration::ZERO).hard.is_some());
     }
 }

@@ -1,10 +1,11 @@
 //! The tolerant UCI parser: one input line in, one `Command` (plus warnings) out.
 //!
 //! It accepts what GUIs and people actually send: any whitespace between tokens, CRLF, a
-//! byte-order mark, keywords in any case, numbers out of range (clamped), negative clocks
-//! (taken as zero), and unknown tokens (skipped with a warning). It never panics and never
-//! looks at chess rules: moves and FENs stay text here and are checked by the loop against
-//! the position they apply to.
+//! byte-order mark, keywords and moves in any case, numbers out of range (clamped), negative
+//! clocks (taken as zero), and unknown tokens (skipped with a warning). A `position` line it
+//! cannot read is refused whole rather than guessed at. It never panics and never looks at
+//! chess rules: moves and FENs stay text here and are checked by the loop against the
+//! position they apply to.
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,8 +140,8 @@ pub fn parse(line: &str) -> Parsed {
                 Command::Empty
             }
         },
-        "setoption" => parse_setoption(rest, &mut warnings),
-        "position" => parse_position(rest, &mut warnings),
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest),
         "go" => Command::Go(parse_go(rest, &mut warnings)),
         "bench" => Command::Bench(
             rest.first()
@@ -152,7 +153,7 @@ pub fn parse(line: &str) -> Parsed {
     Parsed { command, warnings }
 }
 
-fn parse_setoption(rest: &[&str], warnings: &mut Vec<String>) -> Command {
+fn parse_setoption(rest: &[&str]) -> Command {
     if !rest.first().is_some_and(|t| t.eq_ignore_ascii_case("name")) {
         return Command::Unknown("setoption expects 'name <name> [value <value>]'".to_string());
     }
@@ -161,35 +162,45 @@ fn parse_setoption(rest: &[&str], warnings: &mut Vec<String>) -> Command {
     if name_tokens.is_empty() {
         return Command::Unknown("setoption without an option name".to_string());
     }
+    // `value` with nothing after it is no value: the option says what it needs.
     let value = value_at.map(|at| rest[at + 1..].join(" "));
-    if value.as_deref() == Some("") {
-        warnings.push("setoption: 'value' given without a value".to_string());
-    }
     Command::SetOption {
         name: name_tokens.join(" "),
         value: value.filter(|v| !v.is_empty()),
     }
 }
 
-fn parse_position(rest: &[&str], warnings: &mut Vec<String>) -> Command {
+/// A `position` line that cannot be read is refused whole (`Unknown`): guessing what a wrong
+/// line meant could set up a different game than the GUI's.
+fn parse_position(rest: &[&str]) -> Command {
     let moves_at = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
     let head = &rest[..moves_at.unwrap_or(rest.len())];
     let moves: Vec<String> = match moves_at {
-        Some(at) => rest[at + 1..].iter().map(|m| m.to_string()).collect(),
+        // Moves are lower case in UCI; some GUIs write the promotion piece in upper case.
+        Some(at) => rest[at + 1..]
+            .iter()
+            .map(|m| m.to_ascii_lowercase())
+            .collect(),
         None => Vec::new(),
     };
     let start = match head.first().map(|t| t.to_ascii_lowercase()).as_deref() {
+        Some("startpos") if head.len() == 1 => StartPosition::StartPos,
         Some("startpos") => {
-            if head.len() > 1 {
-                warnings.push("position startpos: extra words before 'moves' ignored".into());
-            }
-            StartPosition::StartPos
+            return Command::Unknown(format!(
+                "position startpos: unexpected '{}' (expected 'moves'); position unchanged",
+                truncate(head[1])
+            ));
         }
         Some("fen") if head.len() > 1 => StartPosition::Fen(head[1..].join(" ")),
-        Some("fen") => return Command::Unknown("position fen: the FEN is missing".to_string()),
+        Some("fen") => {
+            return Command::Unknown(
+                "position fen: the FEN is missing; position unchanged".to_string(),
+            );
+        }
         _ => {
             return Command::Unknown(
-                "position expects 'startpos' or 'fen <FEN>', then optionally 'moves ...'"
+                "position expects 'startpos' or 'fen <FEN>', then optionally 'moves ...'; \
+                 position unchanged"
                     .to_string(),
             );
         }
@@ -243,12 +254,14 @@ fn parse_go(rest: &[&str], warnings: &mut Vec<String>) -> GoParams {
             "movetime" => go.movetime = take("movetime", 0, MAX_MS).map(|v| v as u64),
             "nodes" => go.nodes = take("nodes", 0, MAX_MS).map(|v| v as u64),
             "movestogo" => go.movestogo = take("movestogo", 0, 10_000).map(|v| v as u32),
-            "depth" => go.depth = take("depth", 0, 10_000).map(|v| v as u32),
-            "mate" => go.mate = take("mate", 0, 10_000).map(|v| v as u32),
+            // A search returns a move, so it searches at least one ply; a mate in 0 moves
+            // cannot be searched for.
+            "depth" => go.depth = take("depth", 1, 10_000).map(|v| v as u32),
+            "mate" => go.mate = take("mate", 1, 10_000).map(|v| v as u32),
             "perft" => go.perft = take("perft", 0, 64).map(|v| v as u32),
             "searchmoves" => {
                 while i < rest.len() && !is_go_keyword(rest[i]) {
-                    go.searchmoves.push(rest[i].to_string());
+                    go.searchmoves.push(rest[i].to_ascii_lowercase());
                     i += 1;
                 }
             }
@@ -265,7 +278,8 @@ fn is_go_keyword(token: &str) -> bool {
     GO_KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(token))
 }
 
-/// Parses an integer and clamps it into `min..=max`; text that is not a number gives a warning.
+/// Parses an integer (an optional sign, then decimal digits) and clamps it into `min..=max`;
+/// text that is not a number gives a warning.
 fn parse_number(
     text: &str,
     name: &str,
@@ -273,9 +287,11 @@ fn parse_number(
     max: i128,
     warnings: &mut Vec<String>,
 ) -> Option<i128> {
-    let digits = text.trim_start_matches('+');
-    let negative = digits.starts_with('-');
-    let all_digits = digits.trim_start_matches('-');
+    let (negative, all_digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
     if all_digits.is_empty() || !all_digits.bytes().all(|b| b.is_ascii_digit()) {
         warnings.push(format!(
             "{name}: '{}' is not a number, ignored",
@@ -392,6 +408,39 @@ mod tests {
         assert!(go.infinite);
         assert_eq!(go.depth, None);
         assert_eq!(cmd("go "), Command::Go(GoParams::default()));
+    }
+
+    #[test]
+    fn unreadable_position_lines_are_refused_whole() {
+        for line in [
+            "position startpos e2e4",
+            "position e2e4",
+            "position fen",
+            "position fen moves e2e4",
+        ] {
+            let Command::Unknown(message) = cmd(line) else {
+                panic!("{line} was not refused");
+            };
+            assert!(message.contains("position unchanged"), "{message}");
+        }
+        assert_eq!(
+            cmd("position startpos moves E2E4 e7E5 a7a8Q"),
+            Command::Position {
+                start: StartPosition::StartPos,
+                moves: vec!["e2e4".into(), "e7e5".into(), "a7a8q".into()],
+            }
+        );
+    }
+
+    #[test]
+    fn depth_and_mate_zero_become_one_and_signs_are_single() {
+        let parsed = parse("go depth 0 mate 0 nodes +5 movetime --5 wtime +-5");
+        let Command::Go(go) = parsed.command else {
+            panic!("not go")
+        };
+        assert_eq!((go.depth, go.mate, go.nodes), (Some(1), Some(1), Some(5)));
+        assert_eq!((go.movetime, go.wtime), (None, None));
+        assert_eq!(parsed.warnings.len(), 4, "{:?}", parsed.warnings);
     }
 
     #[test]

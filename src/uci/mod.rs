@@ -5,17 +5,24 @@
 //! input) stops and exits. Each `go` starts one search thread, which prints the `info` lines
 //! and exactly one `bestmove`; under `infinite` or `ponder` it holds the `bestmove` until
 //! `stop` or `ponderhit`. All output goes through one locked writer, a whole line at a time,
-//! so lines never interleave. Wrong input is answered with an `info string` and changes
-//! nothing: a bad `position` keeps the previous position.
+//! so lines never interleave. Wrong input is answered with at most one `info string` per
+//! input line and changes nothing: a bad `position` keeps the previous position, a refused
+//! `setoption` keeps the previous value. Commands that arrive during a search never
+//! half-apply: `position` and most options take effect at the next `go` (the running search
+//! works on its own copies), options that touch the shared table are refused until the
+//! search is over, and `go` or `ucinewgame` end the running search first (it still gets its
+//! `bestmove`). This module never panics on input and never blocks the reader on the search,
+//! except where a command needs the search to be over.
 
 pub mod command;
 pub mod options;
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, ErrorKind, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::thread::{JoinHandle, Thread};
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Color, Move};
 
@@ -31,6 +38,26 @@ use options::{Effect, Options};
 pub const ENGINE_NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
 /// The engine's authors as sent after `uci`.
 pub const ENGINE_AUTHOR: &str = "the Brudno developers";
+
+/// The longest input line read, in bytes (8 MiB: about 1.6 million moves in one `position`).
+/// A longer line is skipped whole with an `info string`, so that endless input without a line
+/// end cannot exhaust memory.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// The longest `info string` text written, in characters; longer messages are cut with `...`.
+pub const MAX_INFO_STRING_CHARS: usize = 400;
+
+/// How long `quit` waits for the running search to write its `bestmove` before the engine
+/// exits anyway (a GUI that sent `quit` wants the engine gone, not the move).
+const QUIT_GRACE: Duration = Duration::from_millis(50);
+
+/// How long the end of input waits for the running search to write its `bestmove`: longer,
+/// since a script piping commands in may well read the answer.
+const END_OF_INPUT_GRACE: Duration = Duration::from_secs(1);
+
+/// How long the search thread sleeps at a time while it holds `bestmove` under `go infinite`
+/// or `go ponder`; `stop`, `ponderhit` and `quit` wake it at once.
+const HOLD_PARK: Duration = Duration::from_millis(5);
 
 /// A line-oriented, thread-safe writer: every call writes one whole line and flushes.
 #[derive(Clone)]
@@ -53,12 +80,94 @@ impl Output {
         let _ = writer.flush();
     }
 
-    /// Writes `info string <text>` (one line per line of text).
+    /// Writes `text` as one `info string` line: line breaks and other control characters
+    /// become spaces and `?`, and text longer than `MAX_INFO_STRING_CHARS` is cut, so that
+    /// whatever a user sent cannot break the protocol when it is quoted back.
     pub fn info_string(&self, text: &str) {
-        for line in text.lines() {
-            self.line(&format!("info string {line}"));
+        self.line(&format!("info string {}", printable(text)));
+    }
+}
+
+/// `text` on one line, without control characters, at most `MAX_INFO_STRING_CHARS` long.
+fn printable(text: &str) -> String {
+    let mut clean = String::with_capacity(text.len().min(MAX_INFO_STRING_CHARS + 3));
+    for (count, c) in text.trim().chars().enumerate() {
+        if count == MAX_INFO_STRING_CHARS {
+            clean.push_str("...");
+            break;
+        }
+        clean.push(match c {
+            '\n' | '\r' | '\t' => ' ',
+            c if c.is_control() => '?',
+            c => c,
+        });
+    }
+    clean
+}
+
+/// What reading one line gave.
+enum LineRead {
+    /// A line (without its end), possibly the last one without a line end.
+    Line,
+    /// A line longer than `MAX_LINE_BYTES`, skipped; its length in bytes.
+    TooLong(usize),
+    /// The end of input (or an input error, which ends the session the same way).
+    End,
+}
+
+/// Reads one line into `bytes`, keeping at most `MAX_LINE_BYTES` of it in memory.
+fn read_line(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> LineRead {
+    bytes.clear();
+    let mut length = 0usize;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => return LineRead::End,
+        };
+        if available.is_empty() {
+            return match length {
+                0 => LineRead::End,
+                n if n > MAX_LINE_BYTES => LineRead::TooLong(n),
+                _ => LineRead::Line,
+            };
+        }
+        let (chunk, found_end) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        if length + chunk.len() <= MAX_LINE_BYTES {
+            bytes.extend_from_slice(chunk);
+        } else {
+            bytes.clear();
+        }
+        length += chunk.len();
+        let used = chunk.len() + usize::from(found_end);
+        input.consume(used);
+        if found_end {
+            return if length > MAX_LINE_BYTES {
+                LineRead::TooLong(length)
+            } else {
+                LineRead::Line
+            };
         }
     }
+}
+
+/// How far a search thread has got with its answer.
+#[derive(Default)]
+struct Answer {
+    /// Set just before `bestmove` is written: from then on, as far as the GUI can tell, no
+    /// search is running.
+    due: AtomicBool,
+    /// Set once `bestmove` is written: nothing is left for the engine to wait for.
+    written: AtomicBool,
+}
+
+/// A search thread that has been started and not yet joined.
+struct RunningSearch {
+    handle: JoinHandle<()>,
+    answer: Arc<Answer>,
 }
 
 /// The state the loop owns between commands.
@@ -70,11 +179,15 @@ struct Engine {
     history: Vec<u64>,
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
-    search_thread: Option<JoinHandle<()>>,
+    search: Option<RunningSearch>,
+    /// What was wrong with the current input line, sent as one `info string`.
+    notes: Vec<String>,
     debug: bool,
 }
 
-/// Runs the protocol until `quit` or the end of input.
+/// Runs the protocol over `input` until `quit` or the end of input, writing to `out`. Returns
+/// once the last search has written its `bestmove` (or, if it cannot, after a short grace:
+/// 50 ms after `quit`, 1 s after the end of input); that search's thread may still be ending.
 pub fn run(mut input: impl BufRead, out: Output) {
     let options = Options::default();
     let mut engine = Engine {
@@ -84,27 +197,34 @@ pub fn run(mut input: impl BufRead, out: Output) {
         position: Position::default(),
         history: Vec::new(),
         control: Arc::new(SearchControl::default()),
-        search_thread: None,
+        search: None,
+        notes: Vec::new(),
         debug: false,
     };
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_line(&mut input, &mut bytes) {
+            LineRead::End => break,
+            LineRead::TooLong(length) => {
+                engine.out.info_string(&format!(
+                    "line of {length} bytes ignored: the limit is {MAX_LINE_BYTES} bytes"
+                ));
+                continue;
+            }
+            LineRead::Line => {}
         }
         let line = command::decode_line(&bytes);
         let parsed = command::parse(&line);
-        for warning in &parsed.warnings {
-            engine.out.info_string(warning);
-        }
+        engine.notes = parsed.warnings;
         if parsed.command == Command::Quit {
-            break;
+            engine.flush_notes();
+            engine.finish_search_before_exit(QUIT_GRACE);
+            return;
         }
         engine.handle(parsed.command);
+        engine.flush_notes();
     }
-    engine.stop_search();
+    engine.finish_search_before_exit(END_OF_INPUT_GRACE);
 }
 
 impl Engine {
@@ -128,11 +248,16 @@ impl Engine {
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(params) => self.go(&params),
-            Command::Stop => self.control.stop(),
+            // A stop with no search running is the usual race with a bestmove just sent.
+            Command::Stop => self.wake_search(|control| control.stop()),
             Command::PonderHit => {
-                self.control.ponderhit();
-                if let Some(thread) = &self.search_thread {
-                    thread.thread().unpark();
+                // Only a pondering search may be turned into a timed one: a stray ponderhit
+                // must not restart the clock of a normal search.
+                if self.is_searching() && self.control.is_pondering() {
+                    self.wake_search(|control| control.ponderhit());
+                } else {
+                    self.notes
+                        .push("ponderhit ignored: no search is pondering".to_string());
                 }
             }
             Command::Bench(depth) => {
@@ -145,22 +270,71 @@ impl Engine {
                     self.out.line(&line);
                 }
             }
-            Command::Unknown(message) => self.out.info_string(&message),
+            Command::Unknown(message) => self.notes.push(message),
         }
     }
 
+    /// Sends what was wrong with the current line as one `info string`, if anything was: how
+    /// many problems and the first few.
+    fn flush_notes(&mut self) {
+        const SHOWN: usize = 3;
+        if self.notes.is_empty() {
+            return;
+        }
+        let shown = self.notes[..self.notes.len().min(SHOWN)].join("; ");
+        if self.notes.len() > SHOWN {
+            // The count goes first so that cutting a long line cannot hide it.
+            let count = self.notes.len();
+            self.out
+                .info_string(&format!("{count} problems, the first {SHOWN}: {shown}"));
+        } else {
+            self.out.info_string(&shown);
+        }
+        self.notes.clear();
+    }
+
+    /// Whether a search runs whose `bestmove` has not been written yet.
     fn is_searching(&self) -> bool {
-        self.search_thread
+        self.search
             .as_ref()
-            .is_some_and(|thread| !thread.is_finished())
+            .is_some_and(|search| !search.answer.due.load(Ordering::SeqCst))
+    }
+
+    /// Applies `signal` to the search control and wakes the search thread if it holds its
+    /// `bestmove` (it parks between checks).
+    fn wake_search(&self, signal: impl FnOnce(&SearchControl)) {
+        signal(&self.control);
+        if let Some(search) = &self.search {
+            search.handle.thread().unpark();
+        }
     }
 
     /// Stops the running search, if any, and waits for its `bestmove`.
     fn stop_search(&mut self) {
-        if let Some(thread) = self.search_thread.take() {
+        if let Some(search) = self.search.take() {
             self.control.stop();
-            thread.thread().unpark();
-            let _ = thread.join();
+            search.handle.thread().unpark();
+            let _ = search.handle.join();
+        }
+    }
+
+    /// On `quit` or the end of input: stops the search and gives it `grace` to write its
+    /// `bestmove`. The thread is not joined: once its answer is out, or the grace is over (its
+    /// output blocked by a GUI that no longer reads), it ends with the process.
+    fn finish_search_before_exit(&mut self, grace: Duration) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        self.control.stop();
+        search.handle.thread().unpark();
+        let deadline = Instant::now() + grace;
+        while !search.answer.written.load(Ordering::SeqCst) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            // The search thread unparks this one once it has written its answer.
+            std::thread::park_timeout(left);
         }
     }
 
@@ -172,26 +346,31 @@ impl Engine {
         }
     }
 
+    /// `setoption`. During a search, options that only the next search reads (Move Overhead,
+    /// Ponder, UCI_Chess960) are stored at once; options that would change the table under
+    /// the running search (Hash, Clear Hash, Threads) are refused with a message.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let resource = ["hash", "clear hash", "threads"]
             .iter()
             .any(|n| n.eq_ignore_ascii_case(name.trim()));
         if resource && self.is_searching() {
-            self.out.info_string(&format!(
+            self.notes.push(format!(
                 "option {name} not changed: a search is running (send stop first)"
             ));
             return;
         }
-        self.stop_search();
         match self.options.set(name, value) {
-            Err(message) => self.out.info_string(&message),
+            Err(message) => self.notes.push(message),
             Ok(change) => {
-                for message in &change.messages {
-                    self.out.info_string(message);
-                }
+                self.notes.extend(change.messages);
                 match change.effect {
                     Effect::None => {}
-                    Effect::ClearHash => self.tt.clear(),
+                    Effect::ClearHash => {
+                        // The last search has answered; let its thread end before the table
+                        // is emptied.
+                        self.stop_search();
+                        self.tt.clear();
+                    }
                     Effect::ResizeHash => self.resize_hash(),
                 }
             }
@@ -199,22 +378,26 @@ impl Engine {
     }
 
     fn resize_hash(&mut self) {
+        // The last search has answered (checked by the caller); join its thread so that this
+        // is the only owner of the table.
+        self.stop_search();
         let wanted = self.options.hash_mib;
-        // No search runs (checked by the caller), so this is the only owner of the table.
         let Some(tt) = Arc::get_mut(&mut self.tt) else {
-            self.out
-                .info_string("option Hash not changed: the table is in use");
+            self.notes
+                .push("option Hash not changed: the table is in use".to_string());
             return;
         };
         let got = tt.resize(wanted);
         if got != wanted {
-            self.out.info_string(&format!(
+            self.notes.push(format!(
                 "option Hash: could not allocate {wanted} MiB, using {got} MiB"
             ));
             self.options.hash_mib = got;
         }
     }
 
+    /// `position`: builds the new position and history aside and replaces the current ones
+    /// only when every part was valid.
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
         let mut position = match start {
             StartPosition::StartPos => {
@@ -231,8 +414,7 @@ impl Engine {
             StartPosition::Fen(fen) => match Position::from_fen(fen, self.options.chess960) {
                 Ok(position) => position,
                 Err(error) => {
-                    self.out
-                        .info_string(&format!("{error}; position unchanged"));
+                    self.notes.push(format!("{error}; position unchanged"));
                     return;
                 }
             },
@@ -241,7 +423,7 @@ impl Engine {
         for (index, text) in moves.iter().enumerate() {
             history.push(position.key());
             if let Err(error) = position.play_uci(text) {
-                self.out.info_string(&format!(
+                self.notes.push(format!(
                     "{error} (move {} of the list); position unchanged",
                     index + 1
                 ));
@@ -252,19 +434,36 @@ impl Engine {
         self.history = history;
     }
 
-    fn limits(&self, params: &GoParams) -> Limits {
+    fn limits(&mut self, params: &GoParams) -> Limits {
         let (ours, theirs, increment) = match self.position.turn() {
             Color::White => (params.wtime, params.btime, params.winc),
             Color::Black => (params.btime, params.wtime, params.binc),
         };
         let mut searchmoves = Vec::new();
+        let mut refused = Vec::new();
         for text in &params.searchmoves {
             match self.position.parse_uci(text) {
                 Ok(m) => searchmoves.push(m),
-                Err(error) => self
-                    .out
-                    .info_string(&format!("searchmoves: {error}; ignored")),
+                Err(_) => refused.push(text.as_str()),
             }
+        }
+        if !refused.is_empty() {
+            let shown: Vec<&str> = refused.iter().take(5).copied().collect();
+            let more = refused.len() - shown.len();
+            self.notes.push(format!(
+                "searchmoves: {} not legal here, ignored{}{}",
+                shown.join(" "),
+                if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                },
+                if searchmoves.is_empty() {
+                    "; searching every move"
+                } else {
+                    ""
+                }
+            ));
         }
         Limits {
             depth: params.depth,
@@ -284,11 +483,14 @@ impl Engine {
         // A go during a search ends that search first: every go gets its own bestmove.
         self.stop_search();
         if let Some(depth) = params.perft {
+            self.flush_notes();
             let mode = self.castling_mode();
             tools::perft::divide(&self.position, depth, mode, &mut |line| self.out.line(line));
             return;
         }
         let limits = self.limits(params);
+        // The warnings about this go come before its search's output.
+        self.flush_notes();
         let config = SearchConfig {
             features: self.options.features,
             eval: self.options.evaluation,
@@ -296,6 +498,7 @@ impl Engine {
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             ..SearchConfig::default()
         };
+        let answer = Arc::new(Answer::default());
         let job = SearchJob {
             position: self.position.clone(),
             history: self.history.clone(),
@@ -306,6 +509,8 @@ impl Engine {
             out: self.out.clone(),
             mode: self.castling_mode(),
             hold: params.infinite || params.ponder,
+            answer: Arc::clone(&answer),
+            reader: std::thread::current(),
         };
         self.control.begin(params.ponder);
         let spawned = std::thread::Builder::new()
@@ -313,7 +518,7 @@ impl Engine {
             .stack_size(8 << 20)
             .spawn(move || job.run());
         match spawned {
-            Ok(handle) => self.search_thread = Some(handle),
+            Ok(handle) => self.search = Some(RunningSearch { handle, answer }),
             Err(error) => {
                 // No thread: still answer, with the first legal move.
                 self.out
@@ -338,6 +543,10 @@ struct SearchJob {
     mode: CastlingMode,
     /// `go infinite` or `go ponder`: bestmove waits for stop or ponderhit.
     hold: bool,
+    /// Raised just before and just after `bestmove` is written.
+    answer: Arc<Answer>,
+    /// The reader thread, woken when this search has answered (it may wait for that on quit).
+    reader: Thread,
 }
 
 impl SearchJob {
@@ -357,25 +566,28 @@ impl SearchJob {
             while !self.control.is_stopped()
                 && (self.limits.infinite || self.control.is_pondering())
             {
-                std::thread::park_timeout(Duration::from_millis(5));
+                std::thread::park_timeout(HOLD_PARK);
             }
         }
-        match outcome {
-            Ok(result) => {
-                self.out.line(&info_line(&result.report, self.mode));
-                self.out.line(&bestmove_line(
-                    result.best_move,
-                    result.ponder_move,
-                    self.mode,
-                ));
-            }
+        let lines = match outcome {
+            Ok(result) => [
+                info_line(&result.report, self.mode),
+                bestmove_line(result.best_move, result.ponder_move, self.mode),
+            ],
             Err(_) => {
-                self.out
-                    .info_string("internal error in the search; playing the first legal move");
                 let first = self.position.legal_moves().first().copied();
-                self.out.line(&bestmove_line(first, None, self.mode));
+                [
+                    "info string internal error in the search; playing the first legal move"
+                        .to_string(),
+                    bestmove_line(first, None, self.mode),
+                ]
             }
-        }
+        };
+        self.out.line(&lines[0]);
+        self.answer.due.store(true, Ordering::SeqCst);
+        self.out.line(&lines[1]);
+        self.answer.written.store(true, Ordering::SeqCst);
+        self.reader.unpark();
     }
 }
 

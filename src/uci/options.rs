@@ -276,7 +276,7 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
     }
 }
 
-/// Limits a Hash request to half of the memory the system reports available, so that a large
+/// Limits a Hash request to half of the memory this process may still use, so that a large
 /// value cannot get the engine killed for lack of memory.
 fn clamp_hash_to_memory(requested: usize, messages: &mut Vec<String>) -> usize {
     match available_memory_mib() {
@@ -292,12 +292,59 @@ fn clamp_hash_to_memory(requested: usize, messages: &mut Vec<String>) -> usize {
     }
 }
 
-/// Available memory in MiB from /proc/meminfo, where the system has one.
+/// Memory this process may still use, in MiB: the least of what the system reports available,
+/// what a control-group (container) limit leaves and what the address-space limit
+/// (`ulimit -v`) leaves. `None` where none of them can be read (not Linux).
 fn available_memory_mib() -> Option<usize> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    [
+        system_available_bytes(),
+        cgroup_available_bytes(),
+        address_space_available_bytes(),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map(|bytes| (bytes >> 20) as usize)
+}
+
+/// `MemAvailable` from /proc/meminfo.
+fn system_available_bytes() -> Option<u64> {
+    let kib = proc_field("/proc/meminfo", "MemAvailable:")?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// The memory limit of the control group (v2, then v1) minus its current usage. An unlimited
+/// group (`max`, or v1's huge number) gives a value larger than the system's and changes
+/// nothing.
+fn cgroup_available_bytes() -> Option<u64> {
+    let read =
+        |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    let (limit, usage) = match read("/sys/fs/cgroup/memory.max") {
+        Some(limit) => (limit, read("/sys/fs/cgroup/memory.current")?),
+        None => (
+            read("/sys/fs/cgroup/memory/memory.limit_in_bytes")?,
+            read("/sys/fs/cgroup/memory/memory.usage_in_bytes")?,
+        ),
+    };
+    Some(limit.saturating_sub(usage))
+}
+
+/// The soft address-space limit (`ulimit -v`) minus the address space already in use.
+fn address_space_available_bytes() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let limit: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
+    let used_kib = proc_field("/proc/self/status", "VmSize:")?;
+    Some(limit.saturating_sub(used_kib.saturating_mul(1024)))
+}
+
+/// The first number after `label` in a /proc file of `label value kB` lines.
+fn proc_field(path: &str, label: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(label))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 #[cfg(test)]

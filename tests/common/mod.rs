@@ -90,8 +90,9 @@ pub fn is_mated_within(pos: &Position, moves: u32) -> bool {
 }
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running `brudno` process spoken to over UCI.
@@ -106,7 +107,22 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine binary built by cargo for these tests.
     pub fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        Self::spawn(Command::new(env!("CARGO_BIN_EXE_brudno")))
+    }
+
+    /// Starts the engine with its address space limited to `kib` KiB (`ulimit -v`), so that
+    /// memory limits can be tested without using the machine's memory.
+    pub fn start_with_address_space_limit(kib: u64) -> Self {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\""))
+            .arg(env!("CARGO_BIN_EXE_brudno"));
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Self {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -209,14 +225,27 @@ impl Engine {
 
     /// Waits for the process to exit; returns whether it did within `timeout`.
     pub fn wait_exit(&mut self, timeout: Duration) -> bool {
+        self.exit_status(timeout).is_some()
+    }
+
+    /// Waits for the process to exit; its exit status, or `None` if it still runs after
+    /// `timeout`.
+    pub fn exit_status(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + timeout;
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        false
+        None
+    }
+
+    /// Sends `d` and returns the FEN of the engine's current position.
+    pub fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.read_until(Duration::from_secs(10), |l| l.starts_with("Fen: "));
+        lines.last().unwrap()["Fen: ".len()..].to_string()
     }
 }
 
@@ -237,4 +266,47 @@ pub fn is_legal_after(fen: Option<&str>, moves: &[&str], uci_move: &str) -> bool
         pos.play_uci(m).unwrap();
     }
     pos.parse_uci(uci_move).is_ok()
+}
+
+/// A writer into a buffer shared with the test, for the in-process UCI loop.
+#[derive(Clone, Default)]
+pub struct SharedBuffer(pub Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuffer {
+    /// The lines written so far.
+    pub fn lines(&self) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// Runs the UCI loop in this process over `input` until its end and returns what it wrote.
+/// A search still running at the end of input is stopped; if its thread has not written its
+/// `bestmove` when the loop returns (a slow machine), this waits for up to `expected_bestmoves`
+/// of them for a few seconds.
+pub fn run_in_process(input: &[u8], expected_bestmoves: usize) -> Vec<String> {
+    let buffer = SharedBuffer::default();
+    brudno::uci::run(input, brudno::uci::Output::new(Box::new(buffer.clone())));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let lines = buffer.lines();
+        let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        if bestmoves >= expected_bestmoves || Instant::now() > deadline {
+            return lines;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
