@@ -1,4 +1,4 @@
-//! Command-line tools built on the engine: bench, perft, EPD records and the board display.
+//! Command-line tools built on the engine: bench, perft, EPD test suites and the board display.
 
 pub mod bench;
 pub mod display;
