@@ -2,9 +2,18 @@
 //! `brudno epd`, which runs WAC, ECM, Arasan, STS or any EPD file through the engine's own
 //! search and prints a scorecard.
 //!
-//! `record` splits a line into position fields and operations. Nothing here has its own
-//! search: every position goes through `search::Search`, as in UCI play.
+//! The pieces, in the order data flows through them: `record` splits a line into position
+//! fields and operations; `notation` reads moves leniently (SAN as real suites write it,
+//! coordinates) and strictly checks them against the position; `expect` turns a record into
+//! a test (`bm`, `am`, `dm`, STS points) and judges a move; `suite` reads a whole file,
+//! reporting bad lines; `scorecard` formats the records, the summaries and the JSON/CSV.
+//! Nothing here has its own search: every position goes through `search::Search`, as in UCI
+//! play.
 
+pub mod expect;
+pub mod notation;
 pub mod record;
+pub mod scorecard;
+pub mod suite;
 
 pub use record::{EpdRecord, Operation, parse_line, parse_text};
