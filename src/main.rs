@@ -27,6 +27,8 @@ enum Tool {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
+    /// Run EPD test suites (bm, am, dm, STS points) and print a scorecard.
+    Epd(tools::epd::EpdArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +43,6 @@ fn main() -> ExitCode {
             println!("{summary}");
             ExitCode::SUCCESS
         }
+        Some(Tool::Epd(args)) => tools::epd::run(&args),
     }
 }
