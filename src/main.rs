@@ -31,6 +31,8 @@ enum Tool {
     Selfplay(tools::selfplay::SelfplayArgs),
     /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
     Tune(tools::tune::TuneArgs),
+    /// Run EPD test suites (bm, am, dm, STS points) and print a scorecard.
+    Epd(tools::epd::EpdArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,5 +49,6 @@ fn main() -> ExitCode {
         }
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
+        Some(Tool::Epd(args)) => tools::epd::run(&args),
     }
 }

@@ -1,5 +1,5 @@
-//! Command-line tools built on the engine: bench, perft, EPD records, the board display, and
-//! the self-play and tuning tools that produce the evaluation weights.
+//! Command-line tools built on the engine: bench, perft, EPD test suites, the board display,
+//! and the self-play and tuning tools that produce the evaluation weights.
 
 pub mod bench;
 pub mod display;

@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests: searching a position with a chosen configuration
-//! and generating varied positions from fixed-seed random playouts.
+//! Helpers shared by the integration tests: searching a position with a chosen configuration,
+//! generating varied positions from fixed-seed random playouts, exhaustive mate solvers, and
+//! running the binary.
 
 #![allow(dead_code)]
 
@@ -87,6 +88,56 @@ pub fn is_mated_within(pos: &Position, moves: u32) -> bool {
         return pos.is_check();
     }
     moves > 0 && legal.iter().all(|&m| has_mate_in(&pos.play(m), moves))
+}
+
+/// The exhaustive mate solver with a memory of proven positions, for mates too deep for
+/// `has_mate_in` (a mate in 5 is 9 plies of every move). Independent of the search: it only
+/// makes legal moves and looks for checkmate.
+#[derive(Default)]
+pub struct MateSolver {
+    /// (key, moves) -> whether the side to move there mates in at most that many moves.
+    known: std::collections::HashMap<(u64, u32), bool>,
+}
+
+impl MateSolver {
+    /// Whether the side to move can force mate in at most `moves` moves.
+    pub fn has_mate_in(&mut self, pos: &Position, moves: u32) -> bool {
+        if moves == 0 {
+            return false;
+        }
+        if let Some(&known) = self.known.get(&(pos.key(), moves)) {
+            return known;
+        }
+        let found = pos
+            .legal_moves()
+            .iter()
+            .any(|&m| self.is_mated_within(&pos.play(m), moves - 1));
+        self.known.insert((pos.key(), moves), found);
+        found
+    }
+
+    /// Whether the side to move is mated now or within `moves` more moves of the opponent.
+    pub fn is_mated_within(&mut self, pos: &Position, moves: u32) -> bool {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return pos.is_check();
+        }
+        moves > 0 && legal.iter().all(|&m| self.has_mate_in(&pos.play(m), moves))
+    }
+}
+
+/// Runs the `brudno` binary with `args` and returns its exit status, stdout and stderr.
+pub fn run_brudno(args: &[&str]) -> (std::process::ExitStatus, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run brudno");
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 use std::io::{BufRead, BufReader, Write};

@@ -2,8 +2,11 @@
 //!
 //! shakmaty reads the position fields; this module splits the operations off: semicolon
 //! separated, each an opcode and its operands, where a double-quoted operand may contain
-//! spaces and semicolons. Parsing is line by line and never fatal: a bad line is an error
-//! value naming the problem, for the caller to report with its line number.
+//! spaces and semicolons. Many published files append the FEN's halfmove and fullmove clocks
+//! after the four fields; two bare numbers there are read as those clocks (an opcode never
+//! starts with a digit). Parsing is line by line and never fatal: a bad line is an error value
+//! naming the problem, for the caller to report with its line number. This module knows
+//! nothing about what the operations mean; `expect.rs` does.
 
 use crate::position::Position;
 
@@ -23,6 +26,8 @@ pub struct EpdRecord {
     pub line: usize,
     /// The four position fields, space separated.
     pub fields: String,
+    /// Halfmove and fullmove clocks written after the fields, FEN style, if any.
+    pub clocks: Option<(u32, u32)>,
     /// The operations in file order.
     pub operations: Vec<Operation>,
 }
@@ -47,8 +52,12 @@ impl EpdRecord {
             .map_or_else(|| format!("line {}", self.line), str::to_string)
     }
 
-    /// A full FEN: the four fields plus the `hmvc` and `fmvn` operations (default `0 1`).
+    /// A full FEN: the four fields plus the clocks, taken from the FEN-style numbers after
+    /// the fields, else from the `hmvc` and `fmvn` operations, else `0 1`.
     pub fn fen(&self) -> String {
+        if let Some((halfmoves, fullmoves)) = self.clocks {
+            return format!("{} {halfmoves} {fullmoves}", self.fields);
+        }
         let halfmoves = self.first("hmvc").unwrap_or("0");
         let fullmoves = self.first("fmvn").unwrap_or("1");
         format!("{} {halfmoves} {fullmoves}", self.fields)
@@ -82,12 +91,31 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdRecord>, String> 
         fields.push(&rest[..end]);
         rest = &rest[end..];
     }
+    let (clocks, rest) = split_clocks(rest);
     let operations = parse_operations(rest)?;
     Ok(Some(EpdRecord {
         line,
         fields: fields.join(" "),
+        clocks,
         operations,
     }))
+}
+
+/// Splits FEN-style clocks (`0 1`) off the start of the operations, if two numbers are there.
+fn split_clocks(text: &str) -> (Option<(u32, u32)>, &str) {
+    let mut rest = text.trim_start();
+    let mut numbers = [0u32; 2];
+    for number in &mut numbers {
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == ';')
+            .unwrap_or(rest.len());
+        match rest[..end].parse() {
+            Ok(value) if end > 0 => *number = value,
+            _ => return (None, text),
+        }
+        rest = rest[end..].trim_start();
+    }
+    (Some((numbers[0], numbers[1])), rest)
 }
 
 fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
@@ -178,6 +206,22 @@ mod tests {
             .unwrap();
         assert_eq!(record.first("D2"), Some("9"));
         assert_eq!(record.fen(), "8/8/8/8/8/8/8/K6k w - - 12 1");
+    }
+
+    #[test]
+    fn fen_clocks_after_the_fields() {
+        let record = parse_line("8/8/8/8/8/8/8/K6k w - - 3 40 bm Kb2; id \"x\";", 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(record.clocks, Some((3, 40)));
+        assert_eq!(record.fen(), "8/8/8/8/8/8/8/K6k w - - 3 40");
+        assert_eq!(record.first("bm"), Some("Kb2"));
+        // A single number is not a pair of clocks: it stays an (odd) operation.
+        let record = parse_line("8/8/8/8/8/8/8/K6k w - - 3 bm Kb2;", 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(record.clocks, None);
+        assert_eq!(record.operations[0].opcode, "3");
     }
 
     #[test]
