@@ -27,6 +27,9 @@ enum Tool {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
+    /// The search lab: effective branching factor against sqrt(b), alpha-beta against
+    /// minimax, and what move ordering costs, on the engine's own search.
+    Ebf(tools::ebf::EbfArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,9 @@ fn main() -> ExitCode {
             let summary = tools::bench::run(depth, &mut |line| println!("{line}"));
             println!("{summary}");
             ExitCode::SUCCESS
+        }
+        Some(Tool::Ebf(args)) => {
+            ExitCode::from(tools::ebf::run(&args, &mut |line| println!("{line}")))
         }
     }
 }
