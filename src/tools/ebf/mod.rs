@@ -148,10 +148,7 @@ pub fn run(args: &EbfArgs, out: &mut dyn FnMut(&str)) -> u8 {
             args.json.as_ref(),
             summary::json(&run, &rows, &source, &differences, &full_differences),
         ),
-        (
-            args.svg.as_ref(),
-            svg::plot(&rows, &run.configs, run.max_depth, &title),
-        ),
+        (args.svg.as_ref(), svg::plot(&run, &rows, &title)),
     ];
     for (path, content) in outputs {
         let Some(path) = path else { continue };

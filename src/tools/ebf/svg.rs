@@ -6,14 +6,14 @@
 
 use std::fmt::Write as _;
 
-use super::lab::LabConfig;
+use super::lab::{LabConfig, LabRun};
 use super::summary::{Row, row};
 
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 540.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 230.0;
-const TOP: f64 = 60.0;
+const TOP: f64 = 80.0;
 const BOTTOM: f64 = 60.0;
 
 /// The colour of each configuration's line, in `LabConfig::ALL` order.
@@ -45,19 +45,32 @@ struct Series {
     points: Vec<(u32, f64)>,
 }
 
-/// The plot for `configs` at depths 1..=`max_depth`. The reference lines use the mean
-/// branching factor `b` of minimax at the deepest depth (or of the first configuration if
-/// minimax did not run). `title` names the positions.
-pub fn plot(rows: &[Row], configs: &[LabConfig], max_depth: u32, title: &str) -> String {
-    let reference = configs
+/// The plot of a run. The reference lines are the mean over the positions of `b^d` and
+/// `b^(d/2)`, each position with its own `b`: the mean legal moves at interior nodes under
+/// minimax at the deepest depth (or under the first configuration if minimax did not run).
+/// Per-position `b` keeps the references comparable with the summed Knuth-Moore counts; one
+/// pooled `b` would overstate `b^d` for a mix of middlegames and endgames. `title` names the
+/// positions.
+pub fn plot(run: &LabRun, rows: &[Row], title: &str) -> String {
+    let max_depth = run.max_depth;
+    let reference = run
+        .configs
         .iter()
-        .copied()
-        .find(|&c| c == LabConfig::Minimax)
-        .or_else(|| configs.first().copied());
-    let b = reference
-        .and_then(|c| row(rows, c, max_depth))
-        .map_or(0.0, |r| r.mean_branching);
-    let mut series: Vec<Series> = configs
+        .position(|&c| c == LabConfig::Minimax)
+        .unwrap_or(0);
+    let branching: Vec<f64> = if run.configs.is_empty() || run.positions.is_empty() {
+        Vec::new()
+    } else {
+        run.samples_at(reference, max_depth)
+            .iter()
+            .map(|s| s.stats.mean_branching())
+            .collect()
+    };
+    let mean_power = |exponent: f64| {
+        branching.iter().map(|b| b.powf(exponent)).sum::<f64>() / branching.len().max(1) as f64
+    };
+    let mut series: Vec<Series> = run
+        .configs
         .iter()
         .map(|&config| Series {
             label: config.name().to_string(),
@@ -69,26 +82,38 @@ pub fn plot(rows: &[Row], configs: &[LabConfig], max_depth: u32, title: &str) ->
                 .collect(),
         })
         .collect();
-    if b > 1.0 {
+    let pooled = run
+        .configs
+        .get(reference)
+        .and_then(|&c| row(rows, c, max_depth))
+        .map_or(0.0, |r| r.mean_branching);
+    if !branching.is_empty() {
         series.push(Series {
-            label: format!("b^d, b = {b:.1}"),
+            label: "b^d (minimax)".to_string(),
             colour: "#555555",
             dashed: true,
-            points: (1..=max_depth).map(|d| (d, b.powi(d as i32))).collect(),
+            points: (1..=max_depth)
+                .map(|d| (d, mean_power(f64::from(d))))
+                .collect(),
         });
         series.push(Series {
-            label: format!("b^(d/2), sqrt(b) = {:.1}", b.sqrt()),
+            label: "b^(d/2) (perfect order)".to_string(),
             colour: "#aaaaaa",
             dashed: true,
             points: (1..=max_depth)
-                .map(|d| (d, b.powf(f64::from(d) / 2.0)))
+                .map(|d| (d, mean_power(f64::from(d) / 2.0)))
                 .collect(),
         });
     }
-    draw(&series, max_depth, title)
+    let note = format!(
+        "dashed: mean over the positions of b^d and b^(d/2), each position's own b from {} at depth {max_depth} (pooled b = {pooled:.1}, sqrt(b) = {:.2})",
+        run.configs.get(reference).map_or("-", |c| c.name()),
+        pooled.sqrt()
+    );
+    draw(&series, max_depth, &[title.to_string(), note])
 }
 
-fn draw(series: &[Series], max_depth: u32, title: &str) -> String {
+fn draw(series: &[Series], max_depth: u32, subtitles: &[String]) -> String {
     let values = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
@@ -127,14 +152,17 @@ fn draw(series: &[Series], max_depth: u32, title: &str) -> String {
     let _ = writeln!(
         svg,
         r#"<text x="{}" y="24" text-anchor="middle" font-size="15">Nodes per position against depth (log scale)</text>"#,
-        LEFT + plot_width / 2.0
+        WIDTH / 2.0
     );
-    let _ = writeln!(
-        svg,
-        r##"<text x="{}" y="42" text-anchor="middle" fill="#555555">{}</text>"##,
-        LEFT + plot_width / 2.0,
-        escape(title)
-    );
+    for (index, line) in subtitles.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r##"<text x="{}" y="{}" text-anchor="middle" font-size="11" fill="#555555">{}</text>"##,
+            WIDTH / 2.0,
+            44 + 16 * index,
+            escape(line)
+        );
+    }
     // Decade grid lines and labels.
     for decade in low_decade..=high_decade {
         let gy = y(10f64.powi(decade));
@@ -240,7 +268,14 @@ mod tests {
 
     #[test]
     fn an_empty_plot_is_still_a_document() {
-        let svg = plot(&[], &[LabConfig::Minimax], 1, "nothing <here>");
+        let run = LabRun {
+            positions: Vec::new(),
+            configs: vec![LabConfig::Minimax],
+            max_depth: 1,
+            quiescence: false,
+            samples: Vec::new(),
+        };
+        let svg = plot(&run, &[], "nothing <here>");
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert!(svg.contains("nothing &lt;here&gt;"));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
