@@ -33,6 +33,9 @@ enum Tool {
     Tune(tools::tune::TuneArgs),
     /// Run EPD test suites (bm, am, dm, STS points) and print a scorecard.
     Epd(tools::epd::EpdArgs),
+    /// The search lab: effective branching factor against sqrt(b), alpha-beta against
+    /// minimax, and what move ordering costs, on the engine's own search.
+    Ebf(tools::ebf::EbfArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,5 +53,8 @@ fn main() -> ExitCode {
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),
+        Some(Tool::Ebf(args)) => {
+            ExitCode::from(tools::ebf::run(&args, &mut |line| println!("{line}")))
+        }
     }
 }

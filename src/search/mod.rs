@@ -335,8 +335,9 @@ impl Search<'_> {
             if worker.root_moves.len() == 1 {
                 return true;
             }
-            // A mate found within the searched depth cannot be improved by searching deeper.
-            if score::is_mate(score) && score::MATE - score.abs() <= depth as i32 {
+            // A mate found well within the searched depth is not going to change (reductions
+            // mean a mate found at just the searched depth may still be shortened).
+            if score::is_mate(score) && 2 * (score::MATE - score.abs()) <= depth as i32 {
                 return true;
             }
             if let Some(soft) = worker.deadlines.soft

@@ -1,8 +1,9 @@
-//! Command-line tools built on the engine: bench, perft, EPD test suites, the board display,
-//! and the self-play and tuning tools that produce the evaluation weights.
+//! Command-line tools built on the engine: bench, perft, EPD test suites, the search lab (`ebf`),
+//! the board display, and the self-play and tuning tools that produce the evaluation weights.
 
 pub mod bench;
 pub mod display;
+pub mod ebf;
 pub mod epd;
 pub mod perft;
 pub mod selfplay;
