@@ -11,6 +11,8 @@
 //! alpha-beta (the search lab and the alpha-beta = minimax tests rely on that). Nothing here
 //! allocates per node: move lists and PV lines live in fixed-size arrays.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move};
 
@@ -64,9 +66,24 @@ struct Ply {
 /// The packed "move" of a null move (never a real packed move: from = to = h8).
 const NULL_MOVE: PackedMove = 63 | (63 << 6);
 
+/// What the threads of one search share besides the table: the signal that the main thread
+/// is done and the node count of all threads.
+#[derive(Default)]
+pub(super) struct Shared {
+    /// Raised by the main thread when it stops: helper threads stop too.
+    pub helpers_stop: AtomicBool,
+    /// Nodes searched by all threads, published every poll interval.
+    pub nodes: AtomicU64,
+}
+
 /// The state of one searching thread.
 pub(super) struct Worker<'a> {
     search: &'a Search<'a>,
+    shared: &'a Shared,
+    /// The main thread decides, reports and keeps time; helpers only fill the table.
+    is_main: bool,
+    /// Own nodes already added to `shared.nodes`.
+    published_nodes: u64,
     features: Features,
     pub deadlines: Deadlines,
     pub root_moves: Vec<RootMove>,
@@ -94,7 +111,12 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(search: &'a Search<'a>, deadlines: Deadlines) -> Self {
+    pub fn new(
+        search: &'a Search<'a>,
+        shared: &'a Shared,
+        is_main: bool,
+        deadlines: Deadlines,
+    ) -> Self {
         let root = search.position;
         let legal = root.legal_moves();
         let allowed = |m: &Move| {
@@ -137,6 +159,9 @@ impl<'a> Worker<'a> {
         }
         Self {
             search,
+            shared,
+            is_main,
+            published_nodes: 0,
             features: search.config.features,
             deadlines,
             root_moves,
@@ -156,21 +181,32 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// One iteration: the root searched to `depth`, inside an aspiration window around the
-    /// previous score when that feature is on. Returns the best score (meaningless if
-    /// `aborted`) and its bound.
-    pub fn iteration(&mut self, depth: i32, previous: Option<Value>) -> (Value, Bound) {
-        self.iteration_has_pv = false;
+    /// One iteration for one principal variation: the root moves from `pv_index` on (the
+    /// better lines of MultiPV sit before it) searched to `depth`, inside an aspiration
+    /// window around the previous score when that feature is on. The best of them ends up at
+    /// `pv_index`. Returns its score (meaningless if `aborted`) and its bound.
+    pub fn iteration(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        previous: Option<Value>,
+    ) -> (Value, Bound) {
+        if pv_index == 0 {
+            self.iteration_has_pv = false;
+        }
         let Some(previous) = previous.filter(|p| {
             self.features.aspiration && depth >= params::ASPIRATION_MIN_DEPTH && !score::is_mate(*p)
         }) else {
-            return (self.search_root(depth, -INFINITY, INFINITY), Bound::Exact);
+            return (
+                self.search_root(depth, pv_index, -INFINITY, INFINITY),
+                Bound::Exact,
+            );
         };
         let mut delta = params::ASPIRATION_WINDOW;
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
-            let score = self.search_root(depth, alpha, beta);
+            let score = self.search_root(depth, pv_index, alpha, beta);
             if self.aborted {
                 let bound = if score >= beta {
                     Bound::Lower
@@ -196,9 +232,9 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Searches every root move to `depth` within `(alpha, beta)`; a move that raises alpha
-    /// moves to the front, so the next iteration searches it first.
-    fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value) -> Value {
+    /// Searches the root moves from `pv_index` on to `depth` within `(alpha, beta)`; a move
+    /// that raises alpha moves to `pv_index`, so the next iteration searches it first.
+    fn search_root(&mut self, depth: i32, pv_index: usize, mut alpha: Value, beta: Value) -> Value {
         let root = self.search.position;
         let config = self.search.config;
         let mut best = -INFINITY;
@@ -210,7 +246,7 @@ impl<'a> Worker<'a> {
         } else {
             self.evaluate(root)
         };
-        for index in 0..self.root_moves.len() {
+        for index in pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
             let child = root.play(mv);
             let extension = i32::from(self.features.check_extension && child.is_check());
@@ -219,7 +255,7 @@ impl<'a> Worker<'a> {
             self.plies[0].current = tt::pack_move(mv);
             let score = if !config.pruning {
                 -self.negamax(&child, new_depth, -INFINITY, INFINITY, 1, false)
-            } else if index == 0 || !self.features.pvs {
+            } else if index == pv_index || !self.features.pvs {
                 -self.negamax(&child, new_depth, -beta, -alpha, 1, false)
             } else {
                 let mut score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, true);
@@ -239,17 +275,19 @@ impl<'a> Worker<'a> {
             }
             if score > alpha {
                 alpha = score;
-                self.iteration_has_pv = true;
+                if pv_index == 0 {
+                    self.iteration_has_pv = true;
+                }
                 root_move.pv.clear();
                 root_move.pv.push(mv);
                 let _ = root_move.pv.try_extend_from_slice(&self.pv[1]);
-                self.root_moves[..=index].rotate_right(1);
+                self.root_moves[pv_index..=index].rotate_right(1);
                 if config.pruning && score >= beta {
                     break;
                 }
             }
         }
-        if self.search.config.hash_move && !self.aborted {
+        if self.search.config.hash_move && !self.aborted && pv_index == 0 {
             let best_move = self.root_moves[0].mv;
             self.search.tt.store(
                 root.key(),
@@ -820,14 +858,16 @@ impl<'a> Worker<'a> {
         let _ = line.try_extend_from_slice(&tail[0]);
     }
 
-    /// Counts towards the next poll; when due, checks stop, time and node limits.
+    /// Counts towards the next poll; when due, publishes the node count and checks stop,
+    /// time and node limits (helpers stop when the main thread does).
     #[inline]
     fn poll_abort(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        if let Some(limit) = self.search.limits.nodes
-            && self.stats.nodes >= limit.max(1)
+        if self.is_main
+            && let Some(limit) = self.search.limits.nodes
+            && self.total_nodes() >= limit.max(1)
         {
             self.aborted = true;
             return true;
@@ -836,8 +876,27 @@ impl<'a> Worker<'a> {
             return false;
         }
         self.next_poll = self.stats.nodes + POLL_INTERVAL;
-        self.aborted = self.time_is_up();
+        self.publish_nodes();
+        self.aborted = if self.is_main {
+            self.time_is_up()
+        } else {
+            self.shared.helpers_stop.load(Ordering::Relaxed) || self.search.control.is_stopped()
+        };
         self.aborted
+    }
+
+    /// Adds the nodes searched since the last call to the shared count.
+    pub fn publish_nodes(&mut self) {
+        let fresh = self.stats.nodes - self.published_nodes;
+        if fresh > 0 {
+            self.shared.nodes.fetch_add(fresh, Ordering::Relaxed);
+            self.published_nodes = self.stats.nodes;
+        }
+    }
+
+    /// Nodes of all threads: the shared count plus this thread's unpublished nodes.
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.stats.nodes - self.published_nodes)
     }
 
     fn time_is_up(&self) -> bool {
@@ -854,32 +913,33 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The report of a completed iteration.
-    pub fn report(&self, depth: u32, score: Value, bound: Bound) -> Report {
+    /// The report of line `pv_index` (0-based) of a completed iteration.
+    pub fn report(&self, depth: u32, pv_index: usize, score: Value, bound: Bound) -> Report {
         Report {
             depth,
             seldepth: self.seldepth as u32,
+            multipv: pv_index as u32 + 1,
             score,
             bound,
-            nodes: self.stats.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.search.control.elapsed(),
             hashfull: self.search.tt.hashfull(),
-            pv: self.legal_line(&self.root_moves[0].pv),
+            pv: self.legal_line(&self.root_moves[pv_index].pv),
         }
     }
 
-    /// The report of an iteration cut short after a root move raised alpha.
+    /// The report of an iteration cut short after a root move raised alpha for the first line.
     pub fn partial_report(&self, depth: u32) -> Option<Report> {
         if !self.iteration_has_pv {
             return None;
         }
         let best = &self.root_moves[0];
-        Some(self.report(depth, best.score, Bound::Exact))
+        Some(self.report(depth, 0, best.score, Bound::Exact))
     }
 
     /// The report when not even depth 1 finished: the first root move in search order.
     pub fn fallback_report(&self) -> Report {
-        let mut report = self.report(0, 0, Bound::Upper);
+        let mut report = self.report(0, 0, 0, Bound::Upper);
         report.pv.truncate(1);
         if report.pv.first() != Some(&self.root_moves[0].mv) {
             report.pv = vec![self.root_moves[0].mv];
@@ -887,19 +947,28 @@ impl<'a> Worker<'a> {
         report
     }
 
-    /// Builds the result from the last report, with the ponder move from its PV.
-    pub fn finish(&self, mut report: Report) -> SearchResult {
-        report.nodes = self.stats.nodes;
-        report.elapsed = self.search.control.elapsed();
-        report.hashfull = self.search.tt.hashfull();
-        let best_move = report.pv.first().copied();
+    /// Builds the result from the last iteration's lines (best first), with the ponder move
+    /// from the best line's PV; `helper_stats` are the other threads' counters.
+    pub fn finish(&self, mut lines: Vec<Report>, helper_stats: Stats) -> SearchResult {
+        let nodes = self.total_nodes();
+        let elapsed = self.search.control.elapsed();
+        let hashfull = self.search.tt.hashfull();
+        for line in &mut lines {
+            line.nodes = nodes;
+            line.elapsed = elapsed;
+            line.hashfull = hashfull;
+        }
+        let report = lines[0].clone();
+        let mut stats = self.stats;
+        stats += helper_stats;
         SearchResult {
-            best_move,
+            best_move: report.pv.first().copied(),
             ponder_move: report.pv.get(1).copied(),
             score: report.score,
             depth: report.depth,
-            stats: self.stats,
+            stats,
             report,
+            lines,
         }
     }
 

@@ -26,12 +26,15 @@ use shakmaty::Move;
 
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
-use alphabeta::Worker;
+use alphabeta::{Shared, Worker};
 use features::Features;
 use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
 use tt::{Bound, TranspositionTable};
+
+/// Stack for helper threads: the recursion keeps move lists on the stack.
+const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// What the `go` command asked for. Times are for the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -91,8 +94,10 @@ pub struct SearchConfig {
     pub features: Features,
     /// The evaluation function.
     pub eval: Evaluation,
-    /// Threads searching (Lazy SMP helpers share the table).
+    /// Threads searching (Lazy SMP: helper threads share the table with the main thread).
     pub threads: usize,
+    /// Principal variations reported per iteration (MultiPV), best first.
+    pub multipv: usize,
     /// Move Overhead: time kept back for the GUI and the network.
     pub move_overhead: Duration,
 }
@@ -109,6 +114,7 @@ impl Default for SearchConfig {
             features: Features::ALL,
             eval: Evaluation::Positional,
             threads: 1,
+            multipv: 1,
             move_overhead: Duration::from_millis(10),
         }
     }
@@ -216,11 +222,13 @@ pub struct Report {
     pub depth: u32,
     /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
+    /// Which principal variation this is (1 = the best; more with MultiPV).
+    pub multipv: u32,
     /// Score of the principal variation, from the side to move.
     pub score: Value,
     /// Whether `score` is exact or only a bound.
     pub bound: Bound,
-    /// Nodes searched so far.
+    /// Nodes searched so far, by all threads.
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
@@ -249,8 +257,10 @@ pub struct SearchResult {
     pub score: Value,
     /// Deepest completed iteration (0 when none completed).
     pub depth: u32,
-    /// The last report (what the final `info` line shows).
+    /// The last report of the best line (what the final `info` line shows).
     pub report: Report,
+    /// The last reports of every line (MultiPV), best first; `lines[0] == report`.
+    pub lines: Vec<Report>,
     /// Counters summed over all threads.
     pub stats: Stats,
 }
@@ -272,19 +282,69 @@ pub struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Runs the search; `report` is called after every completed iteration.
+    /// Runs the search; `report` is called for every line of every completed iteration.
+    /// With `threads > 1`, helper threads search the same root and share the table (Lazy
+    /// SMP); the main thread keeps time, decides and reports, and its stop stops them all.
     pub fn run(&self, report: &mut dyn FnMut(&Report)) -> SearchResult {
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
-        let mut worker = Worker::new(self, deadlines);
+        let shared = Shared::default();
+        let mut worker = Worker::new(self, &shared, true, deadlines);
         if worker.root_moves.is_empty() {
             return self.no_legal_move(&worker);
         }
-        self.iterate(&mut worker, report)
+        let helpers = self.config.threads.saturating_sub(1);
+        if helpers == 0 {
+            return self.iterate(&mut worker, report, Stats::default());
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..=helpers)
+                .filter_map(|index| {
+                    let shared = &shared;
+                    std::thread::Builder::new()
+                        .name(format!("helper {index}"))
+                        .stack_size(HELPER_STACK_BYTES)
+                        .spawn_scoped(scope, move || self.help(shared, index))
+                        .ok()
+                })
+                .collect();
+            let mut result = self.iterate(&mut worker, report, Stats::default());
+            shared.helpers_stop.store(true, Ordering::SeqCst);
+            for handle in handles {
+                if let Ok(stats) = handle.join() {
+                    result.stats += stats;
+                }
+            }
+            result
+        })
     }
 
-    /// Iterative deepening: depth 1, 2, ... until a limit says stop.
-    fn iterate(&self, worker: &mut Worker, report: &mut dyn FnMut(&Report)) -> SearchResult {
+    /// A helper thread: iterative deepening on the same root without reporting, filling the
+    /// shared table. Odd helpers run one ply ahead so the threads do not all search the same
+    /// tree in the same order. Returns its counters.
+    fn help(&self, shared: &Shared, index: usize) -> Stats {
+        let mut worker = Worker::new(self, shared, false, time::Deadlines::default());
+        let offset = (index % 2) as u32;
+        let mut previous = None;
+        for depth in 1 + offset..MAX_PLY as u32 {
+            let (score, _) = worker.iteration(depth as i32, 0, previous);
+            if worker.aborted {
+                break;
+            }
+            previous = Some(score);
+        }
+        worker.publish_nodes();
+        worker.stats
+    }
+
+    /// Iterative deepening: depth 1, 2, ... until a limit says stop. Each iteration searches
+    /// the MultiPV lines one after the other, each among the root moves the better lines left.
+    fn iterate(
+        &self,
+        worker: &mut Worker,
+        report: &mut dyn FnMut(&Report),
+        helper_stats: Stats,
+    ) -> SearchResult {
         let max_depth = self
             .limits
             .depth
@@ -295,28 +355,66 @@ impl Search<'_> {
         } else {
             max_depth
         };
-        let mut completed: Option<Report> = None;
-        let mut previous_score = None;
+        let lines = self.config.multipv.clamp(1, worker.root_moves.len());
+        let mut completed: Vec<Report> = Vec::new();
+        let mut previous_scores: Vec<Option<Value>> = vec![None; lines];
         for depth in first_depth..=max_depth {
-            let (score, bound) = worker.iteration(depth as i32, previous_score);
+            let mut reports = Vec::with_capacity(lines);
+            for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+                let (score, bound) = worker.iteration(depth as i32, pv_index, *previous);
+                if worker.aborted {
+                    break;
+                }
+                *previous = Some(score);
+                reports.push((score, bound));
+            }
             if worker.aborted {
-                // A root move that raised alpha in the cut-short iteration is at least as good
-                // as the previous choice (it was searched deeper): keep it.
-                if let Some(partial) = worker.partial_report(depth) {
-                    completed = Some(partial);
+                // Lines finished at this depth replace their older selves. If even the first
+                // line was cut short, a root move that already raised alpha in it is at least
+                // as good as the previous choice (it was searched deeper): keep that.
+                let mut fresh: Vec<Report> = reports
+                    .iter()
+                    .enumerate()
+                    .map(|(pv_index, &(score, bound))| worker.report(depth, pv_index, score, bound))
+                    .collect();
+                if fresh.is_empty() {
+                    fresh.extend(worker.partial_report(depth));
+                }
+                for (pv_index, line) in fresh.into_iter().enumerate() {
+                    match completed.get_mut(pv_index) {
+                        Some(slot) => *slot = line,
+                        None => completed.push(line),
+                    }
+                }
+                // An older line may now show a move a fresher line already shows.
+                let mut seen = Vec::new();
+                completed.retain(|line| {
+                    let first = line.pv.first().copied();
+                    let new = !seen.contains(&first);
+                    seen.push(first);
+                    new
+                });
+                for (pv_index, line) in completed.iter_mut().enumerate() {
+                    line.multipv = pv_index as u32 + 1;
                 }
                 break;
             }
-            let iteration = worker.report(depth, score, bound);
-            report(&iteration);
-            completed = Some(iteration);
-            previous_score = Some(score);
-            if self.should_stop_after_iteration(worker, depth, score) {
+            completed = reports
+                .iter()
+                .enumerate()
+                .map(|(pv_index, &(score, bound))| worker.report(depth, pv_index, score, bound))
+                .collect();
+            for line in &completed {
+                report(line);
+            }
+            if self.should_stop_after_iteration(worker, depth, completed[0].score) {
                 break;
             }
         }
-        let report = completed.unwrap_or_else(|| worker.fallback_report());
-        worker.finish(report)
+        if completed.is_empty() {
+            completed.push(worker.fallback_report());
+        }
+        worker.finish(completed, helper_stats)
     }
 
     /// Whether to stop between iterations: soft deadline, mate limit, proven mate, forced move.
@@ -358,6 +456,7 @@ impl Search<'_> {
         let report = Report {
             depth: 0,
             seldepth: 0,
+            multipv: 1,
             score,
             bound: Bound::Exact,
             nodes: 0,
@@ -370,6 +469,7 @@ impl Search<'_> {
             ponder_move: None,
             score,
             depth: 0,
+            lines: vec![report.clone()],
             report,
             stats: worker.stats,
         }

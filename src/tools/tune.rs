@@ -36,6 +36,12 @@ pub struct TuneArgs {
     /// Scaling constant of the sigmoid; fitted to the data when absent.
     #[arg(long)]
     pub k: Option<f64>,
+    /// L2 penalty pulling each weight towards its starting value (per training position).
+    #[arg(long, default_value_t = 0.0)]
+    pub regularization: f64,
+    /// Weights used by fewer training positions than this keep their starting value.
+    #[arg(long, default_value_t = 200)]
+    pub min_count: usize,
 }
 
 /// One training position: its result and its trace.
@@ -214,11 +220,28 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         .iter()
         .map(|s| [f64::from(s.0), f64::from(s.1)])
         .collect();
+    let start = weights.clone();
+    // Weights seen in too few positions would be fitted to noise: they stay as they are.
+    let mut uses = vec![0usize; weights.len()];
+    for sample in &train {
+        for &(i, _) in &sample.terms {
+            uses[usize::from(i)] += 1;
+        }
+    }
+    let frozen: Vec<bool> = uses
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| n < args.min_count || i == index::MATERIAL + 5)
+        .collect();
     let k = args.k.unwrap_or_else(|| fit_k(&train, &weights));
     eprintln!(
-        "{} training and {} held-out positions ({bad} bad lines), K = {k:.4}",
+        "{} training and {} held-out positions ({bad} bad lines), K = {k:.4}, {} of {} weights \
+         frozen (used by fewer than {} positions)",
         train.len(),
-        test.len()
+        test.len(),
+        frozen.iter().filter(|&&f| f).count(),
+        frozen.len(),
+        args.min_count
     );
     eprintln!(
         "start: train error {:.6}, held-out error {:.6}",
@@ -234,11 +257,12 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         let grad = gradient(&train, &weights, k);
         let t = epoch as i32;
         for i in 0..weights.len() {
-            if i == index::MATERIAL + 5 {
-                continue; // the king's material value is meaningless
+            if frozen[i] {
+                continue;
             }
             for phase in 0..2 {
-                let g = grad[i][phase];
+                let g = grad[i][phase]
+                    + 2.0 * args.regularization * (weights[i][phase] - start[i][phase]);
                 m[i][phase] = beta1 * m[i][phase] + (1.0 - beta1) * g;
                 v[i][phase] = beta2 * v[i][phase] + (1.0 - beta2) * g * g;
                 let m_hat = m[i][phase] / (1.0 - beta1.powi(t));

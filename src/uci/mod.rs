@@ -495,6 +495,7 @@ impl Engine {
             features: self.options.features,
             eval: self.options.evaluation,
             threads: self.options.threads,
+            multipv: self.options.multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             ..SearchConfig::default()
         };
@@ -569,23 +570,31 @@ impl SearchJob {
                 std::thread::park_timeout(HOLD_PARK);
             }
         }
-        let lines = match outcome {
-            Ok(result) => [
-                info_line(&result.report, self.mode),
+        let (infos, bestmove) = match outcome {
+            Ok(result) => (
+                result
+                    .lines
+                    .iter()
+                    .map(|line| info_line(line, self.mode))
+                    .collect::<Vec<_>>(),
                 bestmove_line(result.best_move, result.ponder_move, self.mode),
-            ],
+            ),
             Err(_) => {
                 let first = self.position.legal_moves().first().copied();
-                [
-                    "info string internal error in the search; playing the first legal move"
-                        .to_string(),
+                (
+                    vec![
+                        "info string internal error in the search; playing the first legal move"
+                            .to_string(),
+                    ],
                     bestmove_line(first, None, self.mode),
-                ]
+                )
             }
         };
-        self.out.line(&lines[0]);
+        for info in &infos {
+            self.out.line(info);
+        }
         self.answer.due.store(true, Ordering::SeqCst);
-        self.out.line(&lines[1]);
+        self.out.line(&bestmove);
         self.answer.written.store(true, Ordering::SeqCst);
         self.reader.unpark();
     }
@@ -594,9 +603,10 @@ impl SearchJob {
 /// Formats an `info` line for a report.
 pub fn info_line(report: &Report, mode: CastlingMode) -> String {
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {}",
+        "info depth {} seldepth {} multipv {} score {}",
         report.depth,
         report.seldepth.max(report.depth),
+        report.multipv,
         UciScore::from_value(report.score)
     );
     match report.bound {

@@ -55,6 +55,14 @@ const DECLARATIONS: &[Declaration] = &[
         },
     },
     Declaration {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    Declaration {
         name: "Move Overhead",
         kind: Kind::Spin {
             default: 10,
@@ -98,6 +106,8 @@ pub struct Options {
     pub hash_mib: usize,
     /// Search threads.
     pub threads: usize,
+    /// Principal variations to report (capped by the number of legal moves).
+    pub multipv: usize,
     /// Milliseconds kept back from the clock for GUI and network delays.
     pub move_overhead_ms: u64,
     /// Whether the GUI may ask us to ponder (informational: `go ponder` works regardless).
@@ -113,6 +123,7 @@ impl Default for Options {
             features: Features::ALL,
             hash_mib: 16,
             threads: 1,
+            multipv: 1,
             move_overhead_ms: 10,
             ponder: false,
             chess960: false,
@@ -194,6 +205,10 @@ impl Options {
                     }
                     "Threads" => {
                         self.threads = value as usize;
+                        Effect::None
+                    }
+                    "MultiPV" => {
+                        self.multipv = value as usize;
                         Effect::None
                     }
                     _ => {
