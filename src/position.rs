@@ -26,6 +26,9 @@ pub struct Position {
     key: u64,
     /// File of the en-passant square if a legal en-passant capture exists (it is part of the key).
     ep_file: Option<File>,
+    /// The castling rights as four bits (see `castling_bits`), kept so that a move only
+    /// recomputes them when shakmaty's rook mask says a right was lost.
+    castling: u8,
 }
 
 /// Why a FEN or a move from outside was refused; the message is meant for a user.
@@ -51,10 +54,12 @@ impl Position {
     pub fn from_chess(chess: Chess) -> Self {
         let ep_file = chess.ep_square(EnPassantMode::Legal).map(Square::file);
         let key = full_key(&chess);
+        let castling = castling_bits(&chess);
         Self {
             chess,
             key,
             ep_file,
+            castling,
         }
     }
 
@@ -62,6 +67,21 @@ impl Position {
     /// as Shredder or X-FEN file letters, or rooks not in the corners, select Chess960 castling;
     /// `chess960` forces it.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Self, PositionError> {
+        Self::parse_fen(fen, chess960, false)
+    }
+
+    /// Like `from_fen`, but also accepts checks that no game can reach (two checkers aligned
+    /// with the king, for example). Their move tree is still well defined and published perft
+    /// suites contain such positions; the search and the UCI loop keep the strict `from_fen`.
+    pub fn from_fen_for_perft(fen: &str, chess960: bool) -> Result<Self, PositionError> {
+        Self::parse_fen(fen, chess960, true)
+    }
+
+    fn parse_fen(
+        fen: &str,
+        chess960: bool,
+        allow_impossible_check: bool,
+    ) -> Result<Self, PositionError> {
         let fen = fen.trim();
         let parsed = Fen::from_ascii(fen.as_bytes())
             .map_err(|e| PositionError(format!("bad FEN '{fen}': {e}")))?;
@@ -71,9 +91,12 @@ impl Position {
         } else {
             CastlingMode::detect(setup)
         };
-        let chess: Chess = parsed
-            .into_position(mode)
-            .map_err(|e| PositionError(format!("illegal position '{fen}': {e}")))?;
+        let parsed: Result<Chess, _> = parsed.into_position(mode);
+        let chess = match parsed {
+            Err(error) if allow_impossible_check => error.ignore_impossible_check(),
+            other => other,
+        }
+        .map_err(|e| PositionError(format!("illegal position '{fen}': {e}")))?;
         Ok(Self::from_chess(chess))
     }
 
@@ -151,13 +174,14 @@ impl Position {
     }
 
     /// Plays the legal move `m` on this position (copy-make callers clone first).
+    #[inline]
     pub fn play_in_place(&mut self, m: Move) {
         let us = self.chess.turn();
         let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
         if let Some(file) = self.ep_file.take() {
             key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
         }
-        let castling_before = castling_bits(&self.chess);
+        let rights_before = self.chess.castles().castling_rights();
 
         let mut double_push = false;
         match m {
@@ -194,12 +218,17 @@ impl Position {
 
         self.chess.play_unchecked(m);
 
-        let changed = castling_before ^ castling_bits(&self.chess);
-        if changed != 0 {
-            key ^= castling_keys(changed);
+        // Rights are only ever lost; the rook mask tells cheaply whether any was.
+        if self.chess.castles().castling_rights() != rights_before {
+            let castling = castling_bits(&self.chess);
+            key ^= castling_keys(self.castling ^ castling);
+            self.castling = castling;
         }
-        if double_push {
-            self.ep_file = self.chess.ep_square(EnPassantMode::Legal).map(Square::file);
+        // The en-passant file counts only when a capture is legal. The pseudo-legal test (an
+        // enemy pawn beside the pushed one) is a few instructions; the full legality test
+        // generates moves, so it stays out of line and runs only when that test passes.
+        if double_push && self.chess.ep_square(EnPassantMode::PseudoLegal).is_some() {
+            self.ep_file = legal_ep_file(&self.chess);
             if let Some(file) = self.ep_file {
                 key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
             }
@@ -228,6 +257,13 @@ impl Position {
     pub fn uci(m: Move, mode: CastlingMode) -> String {
         m.to_uci(mode).to_string()
     }
+}
+
+/// File of the en-passant square if an en-passant capture is legal.
+#[cold]
+#[inline(never)]
+fn legal_ep_file(chess: &Chess) -> Option<File> {
+    chess.ep_square(EnPassantMode::Legal).map(Square::file)
 }
 
 #[inline]
