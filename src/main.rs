@@ -1,7 +1,7 @@
 //! The `brudno` binary: with no arguments it speaks UCI on stdin/stdout; subcommands run the
 //! tools. Each subcommand's arguments are declared next to the tool that implements it.
 
-use std::io::{BufReader, stdin, stdout};
+use std::io::{BufReader, Write, stderr, stdin, stdout};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +27,8 @@ enum Tool {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
+    /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
+    Perft(tools::perft::PerftArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,9 +39,25 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Tool::Bench { depth }) => {
-            let summary = tools::bench::run(depth, &mut |line| println!("{line}"));
-            println!("{summary}");
+            let summary = tools::bench::run(depth, &mut print_line);
+            print_line(&summary);
             ExitCode::SUCCESS
         }
+        Some(Tool::Perft(args)) => {
+            let passed = tools::perft::run(&args, &mut print_line, &mut |line| {
+                let _ = writeln!(stderr(), "{line}");
+            });
+            if passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
     }
+}
+
+/// Writes one line to standard output; a closed pipe (`brudno perft 6 | head`) is not an error
+/// worth a panic, so write errors are ignored.
+fn print_line(line: &str) {
+    let _ = writeln!(stdout(), "{line}");
 }
