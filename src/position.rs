@@ -354,6 +354,17 @@ mod tests {
     }
 
     #[test]
+    fn impossible_checks_are_refused_except_for_perft() {
+        // Two bishops on one diagonal both give check: no game reaches this.
+        let fen = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+        assert!(Position::from_fen(fen, false).is_err());
+        let pos = Position::from_fen_for_perft(fen, false).unwrap();
+        assert_eq!(pos.legal_moves().len(), 6);
+        assert_eq!(pos.key(), pos.full_key());
+        assert!(Position::from_fen_for_perft("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
+    }
+
+    #[test]
     fn chess960_castling_both_notations() {
         let mut pos =
             Position::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", true).unwrap();
