@@ -23,7 +23,7 @@ enum Tool {
     Uci,
     /// Fixed-depth search of epd/bench.epd; the last line is "<N> nodes <M> nps".
     Bench {
-        /// Search depth (default 6).
+        /// Search depth (default 7, about 10 seconds).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
