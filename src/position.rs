@@ -12,8 +12,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Piece,
-    Position as _, Role, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Piece,
+    Position as _, Rank, Role, Square, attacks,
 };
 
 /// The Polyglot key of the standard start position.
@@ -168,20 +168,44 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn play(&self, m: Move) -> Self {
-        let mut next = self.clone();
-        next.play_in_place(m);
+        let mut next = Self {
+            chess: self.chess.clone(),
+            key: 0,
+            ep_file: None,
+            castling: 0,
+        };
+        (next.key, next.ep_file, next.castling) = self.updated(&mut next.chess, m);
         next
     }
 
-    /// Plays the legal move `m` on this position (copy-make callers clone first).
+    /// Writes the position after the legal move `m` into `child`, whatever it held before:
+    /// copy-make into a buffer the caller keeps for all the moves of a node.
+    ///
+    /// Perft uses it. Returned by value from `play`, the 152-byte child was copied once more
+    /// on its way to the recursive call, through libc's memcpy, whose wide loads and stores
+    /// stall against shakmaty's narrow ones (store-to-load forwarding); that copy cost perft
+    /// through Position 15-20% against shakmaty's own perft, which clones in registers.
     #[inline]
+    pub fn play_into(&self, m: Move, child: &mut Position) {
+        child.chess.clone_from(&self.chess);
+        (child.key, child.ep_file, child.castling) = self.updated(&mut child.chess, m);
+    }
+
+    /// Plays the legal move `m` on this position (copy-make callers use `play`).
     pub fn play_in_place(&mut self, m: Move) {
-        let us = self.chess.turn();
+        *self = self.play(m);
+    }
+
+    /// Plays `m` on `chess` (a copy of this position's) and returns the key, en-passant file
+    /// and castling bits of the result, updated from this position's.
+    #[inline]
+    fn updated(&self, chess: &mut Chess, m: Move) -> (u64, Option<File>, u8) {
+        let us = chess.turn();
         let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
-        if let Some(file) = self.ep_file.take() {
+        if let Some(file) = self.ep_file {
             key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
         }
-        let rights_before = self.chess.castles().castling_rights();
+        let rights_before = chess.castles().castling_rights();
 
         let mut double_push = false;
         match m {
@@ -192,12 +216,17 @@ impl Position {
                 to,
                 promotion,
             } => {
-                key ^= piece_key(from, role.of(us));
+                let moved = role.of(us);
+                let placed = match promotion {
+                    Some(promoted) => promoted.of(us),
+                    None => moved,
+                };
+                key ^= piece_key(from, moved) ^ piece_key(to, placed);
                 if let Some(captured) = capture {
                     key ^= piece_key(to, captured.of(!us));
                 }
-                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-                double_push = role == Role::Pawn && from.distance(to) == 2;
+                // A pawn move of two ranks: the squares' indices differ by 16.
+                double_push = role == Role::Pawn && (u32::from(from) ^ u32::from(to)) == 16;
             }
             Move::EnPassant { from, to } => {
                 let captured = Square::from_coords(to.file(), from.rank());
@@ -216,25 +245,24 @@ impl Position {
             Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
         }
 
-        self.chess.play_unchecked(m);
+        chess.play_unchecked(m);
 
         // Rights are only ever lost; the rook mask tells cheaply whether any was.
-        if self.chess.castles().castling_rights() != rights_before {
-            let castling = castling_bits(&self.chess);
+        let mut castling = self.castling;
+        if chess.castles().castling_rights() != rights_before {
+            castling = castling_bits(chess);
             key ^= castling_keys(self.castling ^ castling);
-            self.castling = castling;
         }
-        // The en-passant file counts only when a capture is legal. The pseudo-legal test (an
-        // enemy pawn beside the pushed one) is a few instructions; the full legality test
-        // generates moves, so it stays out of line and runs only when that test passes.
-        if double_push && self.chess.ep_square(EnPassantMode::PseudoLegal).is_some() {
-            self.ep_file = legal_ep_file(&self.chess);
-            if let Some(file) = self.ep_file {
+        // The en-passant file counts only when an en-passant capture is legal.
+        let mut ep_file = None;
+        if double_push {
+            ep_file = legal_ep_file(chess);
+            if let Some(file) = ep_file {
                 key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
             }
         }
-        self.key = key;
-        debug_assert_eq!(self.key, full_key(&self.chess), "incremental Zobrist key");
+        debug_assert_eq!(key, full_key(chess), "incremental Zobrist key");
+        (key, ep_file, castling)
     }
 
     /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `e1g1` or `e1h1` for castling) and plays
@@ -259,11 +287,29 @@ impl Position {
     }
 }
 
-/// File of the en-passant square if an en-passant capture is legal.
-#[cold]
-#[inline(never)]
+/// File of the en-passant square if the side to move has a legal en-passant capture.
+///
+/// shakmaty's `ep_square(EnPassantMode::Legal)` generates the en-passant moves with a full
+/// legality test (a few hundred instructions); after every double push that cost showed in
+/// perft. Here: a pawn of ours must attack the square, and after the capture (our pawn gone
+/// from its square and on the en-passant square, theirs gone) no piece of theirs may attack
+/// our king. That covers the pinned capturer, the rank that opens when both pawns leave it,
+/// and a check the capture must answer. Debug builds compare the resulting key with shakmaty's.
+#[inline]
 fn legal_ep_file(chess: &Chess) -> Option<File> {
-    chess.ep_square(EnPassantMode::Legal).map(Square::file)
+    let ep_square = chess.ep_square(EnPassantMode::PseudoLegal)?;
+    let us = chess.turn();
+    let board = chess.board();
+    let king = board.king_of(us)?;
+    let captured = Square::from_coords(ep_square.file(), us.fold_wb(Rank::Fifth, Rank::Fourth));
+    let capturers = attacks::pawn_attacks(!us, ep_square) & board.pawns() & board.by_color(us);
+    capturers
+        .into_iter()
+        .any(|from| {
+            let occupied = (board.occupied() ^ from ^ captured) | ep_square;
+            (board.attacks_to(king, !us, occupied) & !Bitboard::from(captured)).is_empty()
+        })
+        .then_some(ep_square.file())
 }
 
 #[inline]
@@ -351,6 +397,32 @@ mod tests {
         assert!(pos.play_uci("e2e5").is_err());
         assert!(pos.play_uci("zz").is_err());
         assert_eq!(pos.key(), before);
+    }
+
+    /// The en-passant file is part of the key only when the capture is legal: pinned and
+    /// rank-pinned capturers, a capture that answers check and one that leaves a check.
+    #[test]
+    fn en_passant_file_counts_only_for_a_legal_capture() {
+        let cases = [
+            // Both pawns leave the fifth rank: the h5 rook would take the king.
+            ("8/2p5/8/KP5r/8/8/8/7k b - - 0 1", "c7c5", None),
+            // The e5 pawn is pinned on the c7-h2 diagonal: f6 leaves it, d6 stays on it.
+            ("4k3/2b2p2/8/4P3/8/8/7K/8 b - - 0 1", "f7f5", None),
+            ("4k3/2bp4/8/4P3/8/8/7K/8 b - - 0 1", "d7d5", Some("d6")),
+            // The pushed pawn gives check; taking it en passant answers the check.
+            ("4k3/3p4/8/4P3/4K3/8/8/8 b - - 0 1", "d7d5", Some("d6")),
+            // The push uncovers the e8 bishop's check; taking the pawn does not answer it.
+            ("4b2k/3p4/8/4P3/K7/8/8/8 b - - 0 1", "d7d5", None),
+            // No pawn beside the pushed one.
+            ("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1", "d7d5", None),
+        ];
+        for (fen, mv, ep) in cases {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            pos.play_uci(mv).unwrap();
+            assert_eq!(pos.key(), pos.full_key(), "{fen} {mv}");
+            let ep_field = pos.fen().split(' ').nth(3).unwrap().to_string();
+            assert_eq!(ep_field, ep.unwrap_or("-"), "{fen} {mv}");
+        }
     }
 
     #[test]
