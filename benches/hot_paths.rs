@@ -158,5 +158,11 @@ fn tt(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, make_move, eval, tt);
+criterion_group! {
+    name = benches;
+    // Fewer bootstrap resamples and no plots: the statistics took longer than the
+    // measurements on two shared cores. Command-line options still override these.
+    config = Criterion::default().nresamples(10_000).without_plots();
+    targets = movegen, make_move, eval, tt
+}
 criterion_main!(benches);

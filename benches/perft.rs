@@ -56,5 +56,11 @@ fn perft_vs_shakmaty(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, perft_vs_shakmaty);
+criterion_group! {
+    name = benches;
+    // Fewer bootstrap resamples and no plots: the statistics took longer than the
+    // measurements on two shared cores. Command-line options still override these.
+    config = Criterion::default().nresamples(10_000).without_plots();
+    targets = perft_vs_shakmaty
+}
 criterion_main!(benches);

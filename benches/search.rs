@@ -99,5 +99,11 @@ fn fixed_depth(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fixed_depth);
+criterion_group! {
+    name = benches;
+    // Fewer bootstrap resamples and no plots: the statistics took longer than the
+    // measurements on two shared cores. Command-line options still override these.
+    config = Criterion::default().nresamples(10_000).without_plots();
+    targets = fixed_depth
+}
 criterion_main!(benches);
