@@ -1,7 +1,7 @@
 //! The `brudno` binary: with no arguments it speaks UCI on stdin/stdout; subcommands run the
 //! tools. Each subcommand's arguments are declared next to the tool that implements it.
 
-use std::io::{BufReader, stdin, stdout};
+use std::io::{BufReader, Write, stderr, stdin, stdout};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -23,7 +23,7 @@ enum Tool {
     Uci,
     /// Fixed-depth search of epd/bench.epd; the last line is "<N> nodes <M> nps".
     Bench {
-        /// Search depth (default 6).
+        /// Search depth (default 7, about 10 seconds).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
     },
@@ -36,6 +36,8 @@ enum Tool {
     /// The search lab: effective branching factor against sqrt(b), alpha-beta against
     /// minimax, and what move ordering costs, on the engine's own search.
     Ebf(tools::ebf::EbfArgs),
+    /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
+    Perft(tools::perft::PerftArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,15 +48,31 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Tool::Bench { depth }) => {
-            let summary = tools::bench::run(depth, &mut |line| println!("{line}"));
-            println!("{summary}");
+            let summary = tools::bench::run(depth, &mut print_line);
+            print_line(&summary);
             ExitCode::SUCCESS
         }
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Ebf(args)) => {
-            ExitCode::from(tools::ebf::run(&args, &mut |line| println!("{line}")))
+            ExitCode::from(tools::ebf::run(&args, &mut |line| print_line(line)))
+        }
+        Some(Tool::Perft(args)) => {
+            let passed = tools::perft::run(&args, &mut print_line, &mut |line| {
+                let _ = writeln!(stderr(), "{line}");
+            });
+            if passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
+}
+
+/// Writes one line to standard output; a closed pipe (`brudno perft 6 | head`) is not an error
+/// worth a panic, so write errors are ignored.
+fn print_line(line: &str) {
+    let _ = writeln!(stdout(), "{line}");
 }

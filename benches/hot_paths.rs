@@ -1,0 +1,168 @@
+//! The per-node hot paths, each timed on its own: legal move generation, making a move
+//! (copy-make plus the incremental key, beside shakmaty's bare copy-make), evaluation, and the
+//! transposition table's probe and store.
+//!
+//! Every group reports time per operation (throughput in operations per second), measured
+//! over the 50 positions of epd/bench.epd, so the figures multiply directly with the
+//! operations per node that `cargo bench --bench search` prints to give the share of a node
+//! each path takes. Run one group with `cargo bench --bench hot_paths -- movegen`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use shakmaty::Position as _;
+
+use brudno::eval::evaluate;
+use brudno::position::Position;
+use brudno::search::ordering::splitmix64;
+use brudno::search::tt::{Bound, TranspositionTable, TtEntry};
+use brudno::tools::{bench, epd};
+
+/// Short runs: the whole `cargo bench` has to finish in a couple of minutes on two cores.
+fn configure(group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>) {
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+}
+
+/// The bench positions (opening, middlegame, endgame, tactics).
+fn positions() -> Vec<Position> {
+    let (records, _) = epd::parse_text(bench::BENCH_EPD);
+    records.iter().filter_map(|r| r.position().ok()).collect()
+}
+
+fn movegen(c: &mut Criterion) {
+    let positions = positions();
+    let mut group = c.benchmark_group("movegen");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("legal_moves", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).legal_moves().len())
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+fn make_move(c: &mut Criterion) {
+    let positions = positions();
+    let work: Vec<(Position, Vec<shakmaty::Move>)> = positions
+        .into_iter()
+        .map(|p| {
+            let moves = p.legal_moves().to_vec();
+            (p, moves)
+        })
+        .collect();
+    let moves: usize = work.iter().map(|(_, m)| m.len()).sum();
+    let mut group = c.benchmark_group("make_move");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(moves as u64));
+    group.bench_function("brudno_play", |b| {
+        b.iter(|| {
+            let mut keys = 0u64;
+            for (position, moves) in &work {
+                for &m in moves {
+                    keys ^= black_box(position).play(m).key();
+                }
+            }
+            keys
+        })
+    });
+    group.bench_function("shakmaty_clone_play", |b| {
+        b.iter(|| {
+            let mut turns = 0u32;
+            for (position, moves) in &work {
+                for &m in moves {
+                    let mut child = black_box(position.chess()).clone();
+                    child.play_unchecked(m);
+                    turns += child.halfmoves();
+                }
+            }
+            turns
+        })
+    });
+    group.finish();
+}
+
+fn eval(c: &mut Criterion) {
+    let positions = positions();
+    let mut group = c.benchmark_group("eval");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("material", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
+fn tt(c: &mut Criterion) {
+    // 16 MiB as in bench and by default, with keys spread over the whole table so that the
+    // cache misses of a real search are in the figure.
+    const KEYS: usize = 4096;
+    let table = TranspositionTable::new(16);
+    let mut state = 7;
+    let keys: Vec<u64> = (0..KEYS)
+        .map(|_| {
+            state = splitmix64(state);
+            state
+        })
+        .collect();
+    let misses: Vec<u64> = keys.iter().map(|k| splitmix64(k ^ 1)).collect();
+    let entry = |i: usize| TtEntry {
+        mv: (i as u16) | 1,
+        score: (i % 200) as i32 - 100,
+        eval: 0,
+        depth: (i % 12) as i32,
+        bound: Bound::Exact,
+    };
+    for (i, &key) in keys.iter().enumerate() {
+        table.store(key, entry(i));
+    }
+    let hits = keys.iter().filter(|&&k| table.probe(k).is_some()).count();
+    assert_eq!(hits, KEYS, "every stored key is found");
+    let mut group = c.benchmark_group("tt");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(KEYS as u64));
+    group.bench_function("store", |b| {
+        b.iter(|| {
+            for (i, &key) in keys.iter().enumerate() {
+                table.store(black_box(key), entry(i));
+            }
+        })
+    });
+    group.bench_function("probe_hit", |b| {
+        b.iter(|| {
+            keys.iter()
+                .filter(|&&k| table.probe(black_box(k)).is_some())
+                .count()
+        })
+    });
+    group.bench_function("probe_miss", |b| {
+        b.iter(|| {
+            misses
+                .iter()
+                .filter(|&&k| table.probe(black_box(k)).is_some())
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    // Fewer bootstrap resamples and no plots: the statistics took longer than the
+    // measurements on two shared cores. Command-line options still override these.
+    config = Criterion::default().nresamples(10_000).without_plots();
+    targets = movegen, make_move, eval, tt
+}
+criterion_main!(benches);

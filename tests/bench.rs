@@ -1,0 +1,83 @@
+//! `brudno bench` as OpenBench and people use it: the signature must not change between runs,
+//! the last line must be `<N> nodes <M> nps`, and `bench` typed into the UCI loop must give the
+//! same signature as the command line.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::Engine;
+
+/// A depth small enough for a test, deep enough to use the table, quiescence and ordering.
+const DEPTH: &str = "4";
+
+/// Runs `brudno bench <DEPTH>` and returns its output lines.
+fn bench_lines() -> Vec<String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(["bench", DEPTH])
+        .output()
+        .expect("run brudno bench");
+    assert!(output.status.success());
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The node count of an OpenBench line `<N> nodes <M> nps`, if it is one.
+fn signature(line: &str) -> Option<u64> {
+    match line.split(' ').collect::<Vec<_>>().as_slice() {
+        [nodes, "nodes", nps, "nps"] if nps.parse::<u64>().is_ok() => nodes.parse().ok(),
+        _ => None,
+    }
+}
+
+/// The per-position lines (they carry no timing, so two runs compare them whole).
+fn position_lines(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("position "))
+        .collect()
+}
+
+#[test]
+fn two_runs_give_the_same_signature_and_the_openbench_last_line() {
+    let first = bench_lines();
+    let second = bench_lines();
+    let first_nodes = signature(first.last().unwrap()).expect("last line '<N> nodes <M> nps'");
+    let second_nodes = signature(second.last().unwrap()).expect("last line '<N> nodes <M> nps'");
+    assert_eq!(first_nodes, second_nodes);
+    assert!(first_nodes > 0);
+    // Every position, its node count and its best move are the same in both runs.
+    assert_eq!(position_lines(&first).len(), 50);
+    assert_eq!(position_lines(&first), position_lines(&second));
+    // The per-position counts add up to the signature.
+    let sum: u64 = position_lines(&first)
+        .iter()
+        .map(|line| {
+            let after = line.split(" nodes ").nth(1).expect("nodes field");
+            after
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(sum, first_nodes);
+}
+
+#[test]
+fn bench_inside_the_uci_loop_gives_the_command_line_signature() {
+    let expected = signature(bench_lines().last().unwrap()).unwrap();
+    let mut engine = Engine::start();
+    engine.send(&format!("bench {DEPTH}"));
+    let lines = engine.read_until(Duration::from_secs(60), |l| signature(l).is_some());
+    assert_eq!(signature(lines.last().unwrap()), Some(expected));
+    assert_eq!(position_lines(&lines).len(), 50);
+    // The engine still answers afterwards and can search.
+    engine.sync();
+    engine.send("go depth 2");
+    engine.bestmove(Duration::from_secs(30));
+}
