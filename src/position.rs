@@ -151,6 +151,95 @@ impl Position {
         self.chess.legal_moves()
     }
 
+    /// The legal captures and promotions (quiescence's moves) when the side to move is not in
+    /// check, without generating the quiet moves: pseudo-legal captures from the attack
+    /// tables, each kept only if it leaves our king unattacked. In check it returns every
+    /// legal evasion, as `legal_moves` does.
+    pub fn tactical_moves(&self) -> MoveList {
+        if self.chess.is_check() {
+            return self.chess.legal_moves();
+        }
+        let board = self.chess.board();
+        let us = self.chess.turn();
+        let ours = board.by_color(us);
+        let theirs = board.by_color(!us);
+        let occupied = board.occupied();
+        let mut moves = MoveList::new();
+        let Some(king) = board.king_of(us) else {
+            return self.chess.legal_moves();
+        };
+        let last_rank = Bitboard::from_rank(us.fold_wb(Rank::Eighth, Rank::First));
+        let promotions = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+        let push = |moves: &mut MoveList, role: Role, from: Square, to: Square| {
+            let capture = board.role_at(to);
+            if role == Role::Pawn && last_rank.contains(to) {
+                for promotion in promotions {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                moves.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        };
+        for from in board.pawns() & ours {
+            for to in attacks::pawn_attacks(us, from) & theirs {
+                push(&mut moves, Role::Pawn, from, to);
+            }
+            let forward = if us == Color::White {
+                from.offset(8)
+            } else {
+                from.offset(-8)
+            };
+            if let Some(to) = forward
+                && last_rank.contains(to)
+                && !occupied.contains(to)
+            {
+                push(&mut moves, Role::Pawn, from, to);
+            }
+        }
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in board.by_role(role) & ours {
+                let targets = attacks::attacks(from, role.of(us), occupied) & theirs;
+                for to in targets {
+                    push(&mut moves, role, from, to);
+                }
+            }
+        }
+        // Keep the moves after which no enemy piece attacks our king.
+        moves.retain(|m| {
+            let (from, to) = (m.from().unwrap_or(king), m.to());
+            let king_after = if m.role() == Role::King { to } else { king };
+            let occupied_after =
+                (occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+            (board.attacks_to(king_after, !us, occupied_after) & !Bitboard::from_square(to))
+                .is_empty()
+        });
+        // En passant needs shakmaty's full test (the captured pawn leaves another square).
+        if self.chess.maybe_ep_square().is_some() {
+            for m in self.chess.en_passant_moves() {
+                moves.push(m);
+            }
+        }
+        moves
+    }
+
     /// Whether neither side can possibly mate (K v K, K+minor v K, same-coloured bishops...).
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {
@@ -516,6 +605,55 @@ mod tests {
         assert_ne!(null.key(), pos.key());
         let in_check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
         assert!(in_check.play_null().is_none());
+    }
+
+    #[test]
+    fn tactical_moves_are_exactly_the_legal_captures_and_promotions() {
+        let mut state = 7u64;
+        for game in 0..200 {
+            let mut pos = Position::default();
+            for _ in 0..(20 + game % 60) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut expected: Vec<String> = if pos.is_check() {
+                    legal.iter().map(|m| m.to_string()).collect()
+                } else {
+                    legal
+                        .iter()
+                        .filter(|m| m.is_capture() || m.is_promotion())
+                        .map(|m| m.to_string())
+                        .collect()
+                };
+                let mut got: Vec<String> =
+                    pos.tactical_moves().iter().map(|m| m.to_string()).collect();
+                expected.sort();
+                got.sort();
+                assert_eq!(got, expected, "{}", pos.fen());
+                state = crate::search::ordering::splitmix64(state);
+                pos = pos.play(legal[(state % legal.len() as u64) as usize]);
+            }
+        }
+        // Pins, checks along the capture line, king captures of defended pieces.
+        for fen in [
+            "4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1",
+            "4k3/8/8/1b6/8/3P4/4p3/4K3 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let mut expected: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| pos.is_check() || m.is_capture() || m.is_promotion())
+                .map(|m| m.to_string())
+                .collect();
+            let mut got: Vec<String> = pos.tactical_moves().iter().map(|m| m.to_string()).collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{fen}");
+        }
     }
 
     #[test]

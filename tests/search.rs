@@ -50,7 +50,20 @@ fn assert_mate(fen: &str, moves: u32, depth: u32, first_move: Option<&str>) {
         "solver: no mate in {moves}: {fen}"
     );
     assert!(!has_mate_in(&pos, moves - 1), "solver: shorter mate: {fen}");
-    let (mv, score) = uci_best(fen, depth);
+    // The engine reduces and prunes, so the nominal depth may need to exceed 2N - 1; the mate
+    // limit ends the search as soon as the mate is proven.
+    let position = Position::from_fen(fen, false).unwrap();
+    let limits = Limits {
+        depth: Some(depth + 8),
+        mate: Some(moves),
+        ..Limits::default()
+    };
+    let result = search_with(&position, &[], &engine_config(), &limits);
+    let mv = result
+        .best_move
+        .map(|m| Position::uci(m, position.castling_mode()))
+        .unwrap_or_default();
+    let score = UciScore::from_value(result.score);
     assert_eq!(score, UciScore::Mate(moves as i32), "{fen}");
     if let Some(expected) = first_move {
         assert_eq!(mv, expected, "{fen}");

@@ -25,13 +25,13 @@ use super::stats::Stats;
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove, TtEntry};
 use super::{Report, Search, SearchResult};
-use crate::eval::{Evaluation, Value, piece_value};
+use crate::eval::{self, Evaluation, Value, piece_value};
 use crate::position::Position;
 
 /// How often (in nodes) the clock and the stop flag are polled.
 const POLL_INTERVAL: u64 = 1024;
 /// Entries of the per-thread evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 16;
+const EVAL_CACHE_SIZE: usize = 1 << 13;
 
 /// Ordering score bands (higher is tried earlier), below the hash move.
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -460,8 +460,11 @@ impl<'a> Worker<'a> {
             None
         };
         let hash_searched = staged_hash.is_some();
-        let mut moves: Option<ScoredMoves> = None;
+        let mut moves = ScoredMoves::new();
+        let mut generated = false;
         let mut next = 0;
+        // One buffer for every child: copy-make writes into it instead of returning a copy.
+        let mut child = pos.clone();
 
         // Step 11. Search the moves.
         let mut best = -INFINITY;
@@ -472,7 +475,8 @@ impl<'a> Worker<'a> {
             let mv = if let Some(mv) = staged_hash.take() {
                 mv
             } else {
-                if moves.is_none() {
+                if !generated {
+                    generated = true;
                     let legal = pos.legal_moves();
                     if legal.is_empty() {
                         self.stats.leaves += 1;
@@ -480,18 +484,16 @@ impl<'a> Worker<'a> {
                     }
                     self.stats.interior += 1;
                     self.stats.legal_moves += legal.len() as u64;
-                    let mut scored = self.order_moves(pos, &legal, hash_move, ply);
+                    self.order_moves(pos, &legal, hash_move, ply, &mut moves);
                     if hash_searched {
-                        scored.retain(|m| tt::pack_move(m.mv) != hash_move);
+                        moves.retain(|m| tt::pack_move(m.mv) != hash_move);
                     }
-                    moves = Some(scored);
                 }
-                let Some(list) = moves.as_mut() else { break };
-                if next >= list.len() {
+                if next >= moves.len() {
                     break;
                 }
                 next += 1;
-                pick_next(list, next - 1)
+                pick_next(&mut moves, next - 1)
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
@@ -508,7 +510,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
 
-            let child = pos.play(mv);
+            pos.play_into(mv, &mut child);
             self.search.tt.prefetch(child.key());
             let gives_check = child.is_check();
 
@@ -632,11 +634,13 @@ impl<'a> Worker<'a> {
         legal: &[Move],
         hash_move: PackedMove,
         ply: usize,
-    ) -> ScoredMoves {
+        scored: &mut ScoredMoves,
+    ) {
         let config = self.search.config;
         let features = self.features;
         if !matches!(config.order, ordering::MoveOrder::MvvLva) {
-            return ordering::score_moves(legal, config.order, hash_move, pos.key(), |_| 0);
+            *scored = ordering::score_moves(legal, config.order, hash_move, pos.key(), |_| 0);
+            return;
         }
         let side = pos.turn() as usize;
         let killers = self.plies[ply].killers;
@@ -646,7 +650,7 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        let mut scored = ScoredMoves::new();
+        scored.clear();
         for &mv in legal {
             let packed = tt::pack_move(mv);
             let score = if packed == hash_move {
@@ -671,7 +675,6 @@ impl<'a> Worker<'a> {
             };
             scored.push(ScoredMove { mv, score });
         }
-        scored
     }
 
     /// The reduction for a late quiet move, from the log table adjusted by node type,
@@ -747,6 +750,14 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
         if !in_check {
+            // Lazy evaluation: far above beta on material alone, the positional terms will
+            // not bring the score back down; stand pat on the material.
+            if features.lazy_eval && self.search.config.eval == Evaluation::Positional {
+                let material = eval::evaluate(pos);
+                if material - params::LAZY_EVAL_MARGIN >= beta {
+                    return material;
+                }
+            }
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
             stand_pat = self.evaluate(pos);
@@ -758,10 +769,11 @@ impl<'a> Worker<'a> {
         }
 
         // In check every evasion is searched and standing pat is not allowed: a mated side
-        // must score as mated, not as its material.
-        let legal = pos.legal_moves();
+        // must score as mated, not as its material. Otherwise only captures and promotions,
+        // generated without the quiet moves.
+        let legal = pos.tactical_moves();
         if legal.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
+            return if in_check { mated_in(ply) } else { best };
         }
 
         let mut moves = ScoredMoves::new();
@@ -771,6 +783,7 @@ impl<'a> Worker<'a> {
                 moves.push(ScoredMove { mv, score });
             }
         }
+        let mut child = pos.clone();
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, index);
             if !in_check {
@@ -787,7 +800,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let child = pos.play(mv);
+            pos.play_into(mv, &mut child);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return DRAW;

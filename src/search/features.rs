@@ -35,12 +35,14 @@ pub struct Features {
     pub mate_distance: bool,
     /// Internal iterative reduction when there is no hash move.
     pub iir: bool,
+    /// Lazy evaluation in quiescence: stand pat on material alone when it is far above beta.
+    pub lazy_eval: bool,
 }
 
 /// Short names for the option string, in field order.
-const NAMES: [&str; 14] = [
+const NAMES: [&str; 15] = [
     "pvs", "asp", "nmp", "lmr", "killers", "history", "cm", "checkext", "see", "rfp", "fp", "lmp",
-    "mdp", "iir",
+    "mdp", "iir", "lazy",
 ];
 
 impl Features {
@@ -60,6 +62,7 @@ impl Features {
         late_move_pruning: true,
         mate_distance: true,
         iir: true,
+        lazy_eval: true,
     };
 
     /// Every technique off: plain alpha-beta.
@@ -78,9 +81,10 @@ impl Features {
         late_move_pruning: false,
         mate_distance: false,
         iir: false,
+        lazy_eval: false,
     };
 
-    fn flags_mut(&mut self) -> [&mut bool; 14] {
+    fn flags_mut(&mut self) -> [&mut bool; 15] {
         [
             &mut self.pvs,
             &mut self.aspiration,
@@ -96,6 +100,7 @@ impl Features {
             &mut self.late_move_pruning,
             &mut self.mate_distance,
             &mut self.iir,
+            &mut self.lazy_eval,
         ]
     }
 

@@ -36,6 +36,9 @@ pub const FUTILITY_PER_DEPTH: Value = 90;
 /// Delta pruning in quiescence: margin above the captured piece's value.
 pub const DELTA_MARGIN: Value = 200;
 
+/// Lazy evaluation: material alone this far above beta stands pat without the full evaluation.
+pub const LAZY_EVAL_MARGIN: Value = 400;
+
 /// Late move pruning: deepest remaining depth at which late quiet moves are skipped.
 pub const LMP_MAX_DEPTH: i32 = 6;
 
