@@ -26,6 +26,9 @@ enum Tool {
         /// Search depth (default 7, about 10 seconds).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
+        /// Search threads (1 gives the deterministic signature; more measures Lazy SMP).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
     },
     /// Play Brudno against itself and write quiet positions with results (tuning data).
     Selfplay(tools::selfplay::SelfplayArgs),
@@ -47,8 +50,9 @@ fn main() -> ExitCode {
             uci::run(BufReader::new(stdin()), Output::new(Box::new(stdout())));
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench { depth }) => {
-            let summary = tools::bench::run(depth, &mut print_line);
+        Some(Tool::Bench { depth, threads }) => {
+            let depth = depth.unwrap_or(tools::bench::DEFAULT_DEPTH);
+            let summary = tools::bench::totals(depth, threads as usize, &mut print_line).summary();
             print_line(&summary);
             ExitCode::SUCCESS
         }

@@ -42,17 +42,22 @@ impl BenchTotals {
     }
 }
 
-/// Runs bench at `depth` (default `DEFAULT_DEPTH`), printing a line per position through
-/// `out`; returns the closing `<N> nodes <M> nps` line.
+/// Runs bench at `depth` (default `DEFAULT_DEPTH`) on one thread, printing a line per
+/// position through `out`; returns the closing `<N> nodes <M> nps` line.
 pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> String {
-    totals(depth.unwrap_or(DEFAULT_DEPTH), out).summary()
+    totals(depth.unwrap_or(DEFAULT_DEPTH), 1, out).summary()
 }
 
-/// Runs bench and returns the totals.
-pub fn totals(depth: u32, out: &mut dyn FnMut(&str)) -> BenchTotals {
+/// Runs bench with `threads` search threads and returns the totals. With one thread the node
+/// count is the signature; with more it varies from run to run (Lazy SMP), and the per-position
+/// times measure how much sooner the threads reach the depth.
+pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTotals {
     let (records, _) = epd::parse_text(BENCH_EPD);
     let mut tt = TranspositionTable::new(HASH_MIB);
-    let config = SearchConfig::default();
+    let config = SearchConfig {
+        threads: threads.max(1),
+        ..SearchConfig::default()
+    };
     let limits = Limits::depth(depth);
     let mut totals = BenchTotals::default();
     for (index, record) in records.iter().enumerate() {
@@ -73,14 +78,16 @@ pub fn totals(depth: u32, out: &mut dyn FnMut(&str)) -> BenchTotals {
             control: &control,
         }
         .run(&mut |_| {});
-        totals.elapsed += started.elapsed();
+        let elapsed = started.elapsed();
+        totals.elapsed += elapsed;
         totals.nodes += result.stats.nodes;
         out(&format!(
-            "position {:>2}/{} {:<22} nodes {:>9}  {}",
+            "position {:>2}/{} {:<22} nodes {:>9}  time {:>6} ms  {}",
             index + 1,
             records.len(),
             record.id(),
             result.stats.nodes,
+            elapsed.as_millis(),
             bestmove_line(result.best_move, None, position.castling_mode())
         ));
     }
