@@ -33,11 +33,25 @@ fn signature(line: &str) -> Option<u64> {
     }
 }
 
-/// The per-position lines (they carry no timing, so two runs compare them whole).
-fn position_lines(lines: &[String]) -> Vec<&String> {
+/// The per-position lines without their timing (`time N ms`), so two runs compare them whole.
+fn position_lines(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter(|l| l.starts_with("position "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let mut kept = Vec::with_capacity(words.len());
+            let mut index = 0;
+            while index < words.len() {
+                if words[index] == "time" && words.get(index + 2) == Some(&"ms") {
+                    index += 3;
+                } else {
+                    kept.push(words[index]);
+                    index += 1;
+                }
+            }
+            kept.join(" ")
+        })
         .collect()
 }
 

@@ -11,13 +11,17 @@
 
 mod alphabeta;
 pub mod features;
+mod heuristics;
 pub mod ordering;
 pub mod params;
+mod quiescence;
+mod root;
 pub mod score;
 pub mod see;
 pub mod stats;
 pub mod time;
 pub mod tt;
+mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -26,12 +30,12 @@ use shakmaty::Move;
 
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
-use alphabeta::{Shared, Worker};
 use features::Features;
 use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
 use tt::{Bound, TranspositionTable};
+use worker::{Shared, Worker};
 
 /// Stack for helper threads: the recursion keeps move lists on the stack.
 const HELPER_STACK_BYTES: usize = 16 << 20;

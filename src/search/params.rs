@@ -11,9 +11,9 @@ pub const ASPIRATION_WINDOW: Value = 20;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Reverse futility: deepest remaining depth at which it applies.
-pub const RFP_MAX_DEPTH: i32 = 7;
+pub const RFP_MAX_DEPTH: i32 = 6;
 /// Reverse futility: margin per ply of depth.
-pub const RFP_MARGIN: Value = 75;
+pub const RFP_MARGIN: Value = 100;
 
 /// Null move: shallowest depth at which it is tried.
 pub const NMP_MIN_DEPTH: i32 = 3;

@@ -53,6 +53,12 @@ pub struct EpdArgs {
     /// Keep the hash table from one position to the next instead of clearing it.
     #[arg(long)]
     pub keep_hash: bool,
+    /// Selective-search techniques, as the UCI option `Dev Features` takes them (e.g. `-lmr`).
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub features: String,
+    /// Evaluation: `Positional` (the default) or `Material`.
+    #[arg(long, value_name = "NAME", default_value = "Positional")]
+    pub evaluation: String,
 }
 
 impl EpdArgs {
@@ -86,8 +92,15 @@ impl EpdArgs {
     pub fn engine_options(&self) -> (Options, Vec<String>) {
         let mut options = Options::default();
         let mut messages = Vec::new();
-        for (name, value) in [("Hash", self.hash), ("Threads", self.threads)] {
-            match options.set(name, Some(&value.to_string())) {
+        let hash = self.hash.to_string();
+        let threads = self.threads.to_string();
+        for (name, value) in [
+            ("Hash", hash.as_str()),
+            ("Threads", threads.as_str()),
+            ("Dev Features", self.features.as_str()),
+            ("Evaluation", self.evaluation.as_str()),
+        ] {
+            match options.set(name, Some(value)) {
                 Ok(change) => messages.extend(change.messages),
                 Err(message) => messages.push(message),
             }
@@ -95,10 +108,13 @@ impl EpdArgs {
         (options, messages)
     }
 
-    /// The search configuration: the engine as it plays, with `threads` and no Move Overhead.
+    /// The search configuration: the engine as it plays (or with the chosen features and
+    /// evaluation), with `threads` and no Move Overhead.
     pub fn config(&self, options: &Options) -> SearchConfig {
         SearchConfig {
             threads: options.threads,
+            features: options.features,
+            eval: options.evaluation,
             move_overhead: Duration::ZERO,
             ..SearchConfig::default()
         }

@@ -1,0 +1,117 @@
+//! Quiescence search: at the horizon, resolve captures and promotions until the position is
+//! quiet, so that the static evaluation never judges a position in the middle of an exchange.
+//!
+//! The side to move may stand pat (decline every capture) unless it is in check; in check
+//! every evasion is searched, so a mated side scores as mated. Losing captures (by SEE) and
+//! captures that cannot reach alpha (delta pruning) are skipped when those features are on.
+
+use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical, pick_next};
+use super::params;
+use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::see::see_non_negative;
+use super::worker::Worker;
+use crate::eval::{self, Evaluation, Value, piece_value};
+use crate::position::Position;
+
+impl Worker<'_> {
+    /// Quiescence search of a node entered from the main search (already counted there).
+    pub(super) fn quiesce_node(
+        &mut self,
+        pos: &Position,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        self.stats.qnodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let features = self.features;
+        let in_check = pos.is_check();
+        let mut best = -INFINITY;
+        let mut stand_pat = -INFINITY;
+        if !in_check {
+            // Lazy evaluation: far above beta on material alone, the positional terms will
+            // not bring the score back down; stand pat on the material.
+            if features.lazy_eval && self.search.config.eval == Evaluation::Positional {
+                let material = eval::evaluate(pos);
+                if material - params::LAZY_EVAL_MARGIN >= beta {
+                    return material;
+                }
+            }
+            // Stand pat: the side to move may decline every capture. (A stalemate scored by
+            // stand pat here is the usual price of not generating moves first.)
+            stand_pat = self.evaluate(pos);
+            best = stand_pat;
+            if best >= beta || ply >= MAX_PLY - 1 {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        // In check every evasion is searched and standing pat is not allowed: a mated side
+        // must score as mated, not as its material. Otherwise only captures and promotions,
+        // generated without the quiet moves.
+        let legal = pos.tactical_moves();
+        if legal.is_empty() {
+            return if in_check { mated_in(ply) } else { best };
+        }
+
+        let mut moves = ScoredMoves::new();
+        for &mv in &legal {
+            if in_check || is_tactical(mv) {
+                let score = ordering::mvv_lva_score(mv);
+                moves.push(ScoredMove { mv, score });
+            }
+        }
+        let mut child = pos.clone();
+        for index in 0..moves.len() {
+            let mv = pick_next(&mut moves, index);
+            if !in_check {
+                // Delta pruning: even winning this piece cannot reach alpha.
+                if features.futility
+                    && mv.promotion().is_none()
+                    && stand_pat + mv.capture().map_or(0, piece_value) + params::DELTA_MARGIN
+                        <= alpha
+                {
+                    continue;
+                }
+                // Captures that lose material are not worth resolving.
+                if features.see && !see_non_negative(pos, mv) {
+                    continue;
+                }
+            }
+            pos.play_into(mv, &mut child);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Quiescence search of a node below the horizon.
+    pub(super) fn quiesce(
+        &mut self,
+        pos: &Position,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        self.stats.nodes += 1;
+        if self.poll_abort() {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        self.quiesce_node(pos, alpha, beta, ply)
+    }
+}

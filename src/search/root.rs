@@ -1,0 +1,139 @@
+//! Iterations at the root: aspiration windows around the previous score, then every root move
+//! searched in turn, principal variation search after the first. With MultiPV the lines are
+//! searched one after the other, each among the root moves the better lines left.
+
+use super::params;
+use super::score::{self, INFINITY};
+use super::tt::{self, Bound, TtEntry};
+use super::worker::Worker;
+use crate::eval::Value;
+
+impl Worker<'_> {
+    /// One iteration for one principal variation: the root moves from `pv_index` on (the
+    /// better lines of MultiPV sit before it) searched to `depth`, inside an aspiration
+    /// window around the previous score when that feature is on. The best of them ends up at
+    /// `pv_index`. Returns its score (meaningless if `aborted`) and its bound.
+    pub(super) fn iteration(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        previous: Option<Value>,
+    ) -> (Value, Bound) {
+        if pv_index == 0 {
+            self.iteration_has_pv = false;
+        }
+        let Some(previous) = previous.filter(|p| {
+            self.features.aspiration && depth >= params::ASPIRATION_MIN_DEPTH && !score::is_mate(*p)
+        }) else {
+            return (
+                self.search_root(depth, pv_index, -INFINITY, INFINITY),
+                Bound::Exact,
+            );
+        };
+        let mut delta = params::ASPIRATION_WINDOW;
+        let mut alpha = (previous - delta).max(-INFINITY);
+        let mut beta = (previous + delta).min(INFINITY);
+        loop {
+            let score = self.search_root(depth, pv_index, alpha, beta);
+            if self.aborted {
+                let bound = if score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                return (score, bound);
+            }
+            if score <= alpha {
+                // Fail low: widen downwards, pull beta in.
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return (score, Bound::Exact);
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Searches the root moves from `pv_index` on to `depth` within `(alpha, beta)`; a move
+    /// that raises alpha moves to `pv_index`, so the next iteration searches it first.
+    pub(super) fn search_root(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        let root = self.search.position;
+        let config = self.search.config;
+        let mut best = -INFINITY;
+        self.stats.nodes += 1;
+        self.stats.interior += 1;
+        self.stats.legal_moves += self.root_moves.len() as u64;
+        self.plies[0].static_eval = if root.is_check() {
+            -INFINITY
+        } else {
+            self.evaluate(root)
+        };
+        for index in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            let child = root.play(mv);
+            let extension = i32::from(self.features.check_extension && child.is_check());
+            let new_depth = depth - 1 + extension;
+            self.keys.push(child.key());
+            self.plies[0].current = tt::pack_move(mv);
+            let score = if !config.pruning {
+                -self.negamax(&child, new_depth, -INFINITY, INFINITY, 1, false)
+            } else if index == pv_index || !self.features.pvs {
+                -self.negamax(&child, new_depth, -beta, -alpha, 1, false)
+            } else {
+                let mut score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, 1, false);
+                }
+                score
+            };
+            self.keys.pop();
+            if self.aborted {
+                break;
+            }
+            let root_move = &mut self.root_moves[index];
+            root_move.score = score;
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if pv_index == 0 {
+                    self.iteration_has_pv = true;
+                }
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                let _ = root_move.pv.try_extend_from_slice(&self.pv[1]);
+                self.root_moves[pv_index..=index].rotate_right(1);
+                if config.pruning && score >= beta {
+                    break;
+                }
+            }
+        }
+        if self.search.config.hash_move && !self.aborted && pv_index == 0 {
+            let best_move = self.root_moves[0].mv;
+            self.search.tt.store(
+                root.key(),
+                TtEntry {
+                    mv: tt::pack_move(best_move),
+                    score: score::to_tt(best, 0),
+                    eval: 0,
+                    depth,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+        best
+    }
+}

@@ -1,0 +1,359 @@
+//! The state of one searching thread (`Worker`) and what the threads of a search share, with
+//! the bookkeeping around the search proper: the evaluation cache, repetition detection, the
+//! PV table, polling the clock and the stop flag, and the reports a finished iteration gives.
+//!
+//! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
+//! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use arrayvec::ArrayVec;
+use shakmaty::Move;
+
+use super::features::Features;
+use super::ordering::{self, pick_next};
+use super::params;
+use super::score::{INFINITY, MAX_PLY};
+use super::stats::Stats;
+use super::time::Deadlines;
+use super::tt::{self, Bound, PackedMove};
+use super::{Report, Search, SearchResult};
+use crate::eval::{Evaluation, Value};
+use crate::position::Position;
+
+/// How often (in nodes) the clock and the stop flag are polled.
+pub(super) const POLL_INTERVAL: u64 = 1024;
+/// Entries of the per-thread evaluation cache (a power of two).
+pub(super) const EVAL_CACHE_SIZE: usize = 1 << 13;
+
+/// A line of moves (a principal variation).
+pub(super) type Line = ArrayVec<Move, MAX_PLY>;
+
+/// A root move with what the current and last iterations learnt about it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    /// Score in the last iteration that searched it (-INFINITY if none).
+    pub score: Value,
+    /// Principal variation starting with `mv`.
+    pub pv: Line,
+}
+
+/// Per-ply state on the search path.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Ply {
+    /// Static evaluation (`-INFINITY` when in check).
+    pub static_eval: Value,
+    /// The move being searched from this ply (0 for none, `NULL_MOVE` for a null move).
+    pub current: PackedMove,
+    /// Two quiet moves that caused cut-offs at this ply.
+    pub killers: [PackedMove; 2],
+}
+
+/// The packed "move" of a null move (never a real packed move: from = to = h8).
+pub(super) const NULL_MOVE: PackedMove = 63 | (63 << 6);
+
+/// What the threads of one search share besides the table: the signal that the main thread
+/// is done and the node count of all threads.
+#[derive(Default)]
+pub(super) struct Shared {
+    /// Raised by the main thread when it stops: helper threads stop too.
+    pub helpers_stop: AtomicBool,
+    /// Nodes searched by all threads, published every poll interval.
+    pub nodes: AtomicU64,
+}
+
+/// The state of one searching thread.
+pub(super) struct Worker<'a> {
+    pub(super) search: &'a Search<'a>,
+    pub(super) shared: &'a Shared,
+    /// The main thread decides, reports and keeps time; helpers only fill the table.
+    pub(super) is_main: bool,
+    /// Own nodes already added to `shared.nodes`.
+    pub(super) published_nodes: u64,
+    pub(super) features: Features,
+    pub(super) deadlines: Deadlines,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) stats: Stats,
+    pub(super) aborted: bool,
+    /// Keys of the game history followed by the current search path; the last is the node's.
+    pub(super) keys: Vec<u64>,
+    /// Index in `keys` before which no repetition is possible (the last null move).
+    pub(super) null_floor: usize,
+    /// Triangular PV table: `pv[ply]` is the best line found from the node at `ply`.
+    pub(super) pv: Vec<Line>,
+    pub(super) plies: Vec<Ply>,
+    /// History of quiet moves: `[side][from * 64 + to]`.
+    pub(super) history: Vec<[i32; 4096]>,
+    /// Quiet move that refuted each previous move: `[previous from * 64 + to]`.
+    pub(super) countermoves: Vec<PackedMove>,
+    /// Late move reductions by `[depth][move number]`.
+    pub(super) reductions: Vec<[u8; 64]>,
+    /// Cached static evaluations: (key, value).
+    pub(super) eval_cache: Vec<(u64, Value)>,
+    pub(super) seldepth: usize,
+    /// Whether the current iteration found a move that raised alpha at the root.
+    pub(super) iteration_has_pv: bool,
+    pub(super) next_poll: u64,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        search: &'a Search<'a>,
+        shared: &'a Shared,
+        is_main: bool,
+        deadlines: Deadlines,
+    ) -> Self {
+        let root = search.position;
+        let legal = root.legal_moves();
+        let allowed = |m: &Move| {
+            search.limits.searchmoves.is_empty() || search.limits.searchmoves.contains(m)
+        };
+        let mut candidates: Vec<Move> = legal.iter().copied().filter(allowed).collect();
+        if candidates.is_empty() {
+            candidates = legal.to_vec();
+        }
+        // Initial root order: the hash move, then the configured order.
+        let hash_move = if search.config.hash_move {
+            search.tt.probe(root.key()).map_or(0, |e| e.mv)
+        } else {
+            0
+        };
+        let mut scored = ordering::score_moves(
+            &candidates,
+            search.config.order,
+            hash_move,
+            root.key(),
+            |_| 0,
+        );
+        let root_moves = (0..scored.len())
+            .map(|i| RootMove {
+                mv: pick_next(&mut scored, i),
+                score: -INFINITY,
+                pv: Line::new(),
+            })
+            .collect();
+        let mut keys = Vec::with_capacity(search.history.len() + MAX_PLY + 1);
+        keys.extend_from_slice(search.history);
+        keys.push(root.key());
+        let mut reductions = vec![[0u8; 64]; MAX_PLY + 1];
+        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (number, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = params::LMR_BASE
+                    + (depth as f64).ln() * (number as f64).ln() / params::LMR_DIVISOR;
+                *cell = r.max(0.0) as u8;
+            }
+        }
+        Self {
+            search,
+            shared,
+            is_main,
+            published_nodes: 0,
+            features: search.config.features,
+            deadlines,
+            root_moves,
+            stats: Stats::default(),
+            aborted: false,
+            keys,
+            null_floor: 0,
+            pv: vec![Line::new(); MAX_PLY + 1],
+            plies: vec![Ply::default(); MAX_PLY + 4],
+            history: vec![[0; 4096]; 2],
+            countermoves: vec![0; 4096],
+            reductions,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            seldepth: 0,
+            iteration_has_pv: false,
+            next_poll: POLL_INTERVAL,
+        }
+    }
+
+    /// Static evaluation through a small per-thread cache (the positional evaluation costs
+    /// far more than a probe, and quiescence meets the same positions again and again).
+    #[inline]
+    pub(super) fn evaluate(&mut self, pos: &Position) -> Value {
+        let eval = self.search.config.eval;
+        if eval == Evaluation::Material {
+            return eval.evaluate(pos);
+        }
+        let slot = &mut self.eval_cache[pos.key() as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == pos.key() {
+            return slot.1;
+        }
+        let value = eval.evaluate(pos);
+        *slot = (pos.key(), value);
+        value
+    }
+
+    /// Whether the node's position occurred before, since the last capture or pawn move (and
+    /// the last null move), on the search path or in the game. One repetition is a draw.
+    pub(super) fn is_repetition(&self, pos: &Position) -> bool {
+        let reversible = pos.halfmoves() as usize;
+        let current = self.keys.len() - 1;
+        let earliest = current.saturating_sub(reversible).max(self.null_floor);
+        let mut index = current;
+        while index >= earliest + 2 {
+            index -= 2;
+            if self.keys[index] == pos.key() {
+                return true;
+            }
+        }
+        false
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        let _ = line.try_extend_from_slice(&tail[0]);
+    }
+
+    /// Counts towards the next poll; when due, publishes the node count and checks stop,
+    /// time and node limits (helpers stop when the main thread does).
+    #[inline]
+    pub(super) fn poll_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.is_main
+            && let Some(limit) = self.search.limits.nodes
+            && self.total_nodes() >= limit.max(1)
+        {
+            self.aborted = true;
+            return true;
+        }
+        if self.stats.nodes < self.next_poll {
+            return false;
+        }
+        self.next_poll = self.stats.nodes + POLL_INTERVAL;
+        self.publish_nodes();
+        self.aborted = if self.is_main {
+            self.time_is_up()
+        } else {
+            self.shared.helpers_stop.load(Ordering::Relaxed) || self.search.control.is_stopped()
+        };
+        self.aborted
+    }
+
+    /// Adds the nodes searched since the last call to the shared count.
+    pub(super) fn publish_nodes(&mut self) {
+        let fresh = self.stats.nodes - self.published_nodes;
+        if fresh > 0 {
+            self.shared.nodes.fetch_add(fresh, Ordering::Relaxed);
+            self.published_nodes = self.stats.nodes;
+        }
+    }
+
+    /// Nodes of all threads: the shared count plus this thread's unpublished nodes.
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.stats.nodes - self.published_nodes)
+    }
+
+    pub(super) fn time_is_up(&self) -> bool {
+        let control = self.search.control;
+        if control.is_stopped() {
+            return true;
+        }
+        if control.is_pondering() {
+            return false;
+        }
+        match self.deadlines.hard {
+            Some(hard) => control.elapsed() >= hard,
+            None => false,
+        }
+    }
+
+    /// The report of line `pv_index` (0-based) of a completed iteration.
+    pub(super) fn report(&self, depth: u32, pv_index: usize, score: Value, bound: Bound) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            multipv: pv_index as u32 + 1,
+            score,
+            bound,
+            nodes: self.total_nodes(),
+            elapsed: self.search.control.elapsed(),
+            hashfull: self.search.tt.hashfull(),
+            pv: self.legal_line(&self.root_moves[pv_index].pv),
+        }
+    }
+
+    /// The report of an iteration cut short after a root move raised alpha for the first line.
+    pub(super) fn partial_report(&self, depth: u32) -> Option<Report> {
+        if !self.iteration_has_pv {
+            return None;
+        }
+        let best = &self.root_moves[0];
+        Some(self.report(depth, 0, best.score, Bound::Exact))
+    }
+
+    /// The report when not even depth 1 finished: the first root move in search order.
+    pub(super) fn fallback_report(&self) -> Report {
+        let mut report = self.report(0, 0, 0, Bound::Upper);
+        report.pv.truncate(1);
+        if report.pv.first() != Some(&self.root_moves[0].mv) {
+            report.pv = vec![self.root_moves[0].mv];
+        }
+        report
+    }
+
+    /// Builds the result from the last iteration's lines (best first), with the ponder move
+    /// from the best line's PV; `helper_stats` are the other threads' counters.
+    pub(super) fn finish(&self, mut lines: Vec<Report>, helper_stats: Stats) -> SearchResult {
+        let nodes = self.total_nodes();
+        let elapsed = self.search.control.elapsed();
+        let hashfull = self.search.tt.hashfull();
+        for line in &mut lines {
+            line.nodes = nodes;
+            line.elapsed = elapsed;
+            line.hashfull = hashfull;
+        }
+        let report = lines[0].clone();
+        let mut stats = self.stats;
+        stats += helper_stats;
+        SearchResult {
+            best_move: report.pv.first().copied(),
+            ponder_move: report.pv.get(1).copied(),
+            score: report.score,
+            depth: report.depth,
+            stats,
+            report,
+            lines,
+        }
+    }
+
+    /// Replays `line` from the root, keeping its legal prefix, then extends it with hash moves
+    /// (each checked for legality) up to a repetition or the maximum length.
+    pub(super) fn legal_line(&self, line: &[Move]) -> Vec<Move> {
+        let mut pos = self.search.position.clone();
+        let mut result = Vec::with_capacity(line.len());
+        let mut seen = vec![pos.key()];
+        for &mv in line {
+            if !pos.legal_moves().contains(&mv) {
+                break;
+            }
+            pos.play_in_place(mv);
+            seen.push(pos.key());
+            result.push(mv);
+        }
+        if self.search.config.hash_move {
+            while result.len() < MAX_PLY / 2 {
+                let Some(entry) = self.search.tt.probe(pos.key()) else {
+                    break;
+                };
+                let legal = pos.legal_moves();
+                let Some(mv) = tt::unpack_move(entry.mv, &legal) else {
+                    break;
+                };
+                pos.play_in_place(mv);
+                if seen.contains(&pos.key()) {
+                    break;
+                }
+                seen.push(pos.key());
+                result.push(mv);
+            }
+        }
+        result
+    }
+}
