@@ -178,10 +178,15 @@ impl Runner {
         let control = SearchControl::default();
         control.begin(false);
         let mut iterations = Vec::new();
+        // A `dm N` test is over once a mate in N or fewer is proven.
+        let limits = Limits {
+            mate: test.expectation.mate.or(self.limits.mate),
+            ..self.limits.clone()
+        };
         let result = Search {
             position: &test.position,
             history: &[],
-            limits: &self.limits,
+            limits: &limits,
             config: &self.config,
             tt: &self.tt,
             control: &control,
