@@ -13,7 +13,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::ordering::{self, ScoredMoves, is_tactical, pick_next};
+use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
 use super::tt::{self, Bound, PackedMove, TtEntry};
@@ -212,7 +212,7 @@ impl Worker<'_> {
                     break;
                 }
                 next += 1;
-                pick_next(&mut moves, next - 1)
+                ordering::pick_next_sorting_late(&mut moves, next - 1)
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
