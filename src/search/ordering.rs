@@ -133,7 +133,7 @@ pub fn pick_next_sorting_late(moves: &mut ScoredMoves, index: usize) -> Move {
         return pick_next(moves, index);
     }
     if index == SELECTION_PICKS {
-        moves[index..].sort_by(|a, b| b.score.cmp(&a.score));
+        moves[index..].sort_by_key(|m| std::cmp::Reverse(m.score));
     }
     moves[index].mv
 }
