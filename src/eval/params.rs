@@ -2,8 +2,9 @@
 //!
 //! Each weight is a pair (middlegame, endgame) in centipawns; the evaluation blends the two by
 //! game phase. Tables are written from White's point of view with rank 8 first, as a board is
-//! printed. This file is written by `brudno tune` (Texel tuning on positions from Brudno's own
-//! games); edit the tuner or its data rather than the numbers by hand.
+//! printed. `brudno tune` (Texel tuning on positions from Brudno's own games) writes files of
+//! this shape; whether a tuned set replaces the one in use is decided in games
+//! (docs/STRENGTH.md).
 
 use super::positional::{S, Weights};
 

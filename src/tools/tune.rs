@@ -5,9 +5,9 @@
 //! reduced once to its trace (which weights it uses, how often, and its phase). The tuner then
 //! minimises the mean squared difference between each game's result and the predicted score
 //! `1 / (1 + 10^(-K * eval / 400))` by Adam gradient descent over all weights, after fitting
-//! `K` to the starting weights. It prints the error on a held-out tenth of the data as it
-//! goes and writes a new `src/eval/params.rs`. It never changes the engine by itself: the
-//! output is a file to review, rebuild with, and test in games.
+//! `K` to the starting weights. It prints the error on held-out games (the last tenth of the
+//! file) as it goes and writes a new `src/eval/params.rs`. It never changes the engine by
+//! itself: the output is a file to review, rebuild with, and test in games.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -206,15 +206,13 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         eprintln!("brudno tune: only {} usable positions", samples.len());
         return ExitCode::from(2);
     }
-    // Every tenth position is held out to watch for over-fitting.
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, sample) in samples.into_iter().enumerate() {
-        if i % 10 == 9 {
-            test.push(sample);
-        } else {
-            train.push(sample);
-        }
-    }
+    // The last tenth of the file is held out to watch for over-fitting. `brudno selfplay`
+    // writes each game's positions together, so these are (but for one) whole games the
+    // tuner never sees; holding out every tenth position instead would leak: its neighbours
+    // from the same game, with the same result, stay in the training set.
+    let split = samples.len() - samples.len() / 10;
+    let mut train = samples;
+    let test = train.split_off(split);
     let mut weights: Vec<[f64; 2]> = WEIGHTS
         .to_flat()
         .iter()
@@ -309,8 +307,9 @@ pub fn params_source(weights: &Weights) -> String {
          //!\n\
          //! Each weight is a pair (middlegame, endgame) in centipawns; the evaluation blends the two by\n\
          //! game phase. Tables are written from White's point of view with rank 8 first, as a board is\n\
-         //! printed. This file is written by `brudno tune` (Texel tuning on positions from Brudno's own\n\
-         //! games); edit the tuner or its data rather than the numbers by hand.\n\n\
+         //! printed. `brudno tune` (Texel tuning on positions from Brudno's own games) writes files of\n\
+         //! this shape; whether a tuned set replaces the one in use is decided in games\n\
+         //! (docs/STRENGTH.md).\n\n\
          use super::positional::{S, Weights};\n\n\
          /// The weights the engine plays with.\n\
          #[rustfmt::skip]\n\
