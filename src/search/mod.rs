@@ -285,6 +285,31 @@ pub struct Search<'a> {
     pub control: &'a SearchControl,
 }
 
+/// Puts the MultiPV lines of a completed iteration best first. Each line is the best of the
+/// moves the better lines left, but pruning and the table make scores slightly path
+/// dependent, so a later line can come out above an earlier one; a GUI expects them in order.
+/// The root moves, the scores and the aspiration anchors move together.
+fn sort_lines(
+    worker: &mut Worker,
+    reports: &mut [(Value, Bound)],
+    previous_scores: &mut [Option<Value>],
+) {
+    let mut order: Vec<usize> = (0..reports.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(reports[i].0));
+    if order.iter().enumerate().all(|(at, &i)| at == i) {
+        return;
+    }
+    let moves: Vec<_> = order
+        .iter()
+        .map(|&i| worker.root_moves[i].clone())
+        .collect();
+    let scores: Vec<_> = order.iter().map(|&i| reports[i]).collect();
+    let anchors: Vec<_> = order.iter().map(|&i| previous_scores[i]).collect();
+    worker.root_moves[..moves.len()].clone_from_slice(&moves);
+    reports.copy_from_slice(&scores);
+    previous_scores.copy_from_slice(&anchors);
+}
+
 impl Search<'_> {
     /// Runs the search; `report` is called for every line of every completed iteration.
     /// With `threads > 1`, helper threads search the same root and share the table (Lazy
@@ -325,20 +350,37 @@ impl Search<'_> {
 
     /// A helper thread: iterative deepening on the same root without reporting, filling the
     /// shared table. Odd helpers run one ply ahead so the threads do not all search the same
-    /// tree in the same order. Returns its counters.
+    /// tree in the same order. Each completed iteration is offered to the main thread, which
+    /// plays the deepest one; a helper that completes the `go depth` limit ends the search.
+    /// Returns its counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
         let mut worker = Worker::new(self, shared, false, time::Deadlines::default());
         let offset = (index % 2) as u32;
+        let max_depth = self.max_depth();
         let mut previous = None;
-        for depth in 1 + offset..MAX_PLY as u32 {
-            let (score, _) = worker.iteration(depth as i32, 0, previous);
+        for depth in 1 + offset..=max_depth {
+            let (score, bound) = worker.iteration(depth as i32, 0, previous);
             if worker.aborted {
                 break;
             }
             previous = Some(score);
+            if self.config.multipv <= 1 && bound == Bound::Exact {
+                shared.offer(worker.report(depth, 0, score, bound));
+                if depth == max_depth && self.limits.depth.is_some() {
+                    shared.depth_reached.store(true, Ordering::Relaxed);
+                }
+            }
         }
         worker.publish_nodes();
         worker.stats
+    }
+
+    /// The deepest iteration allowed: `go depth`, or the ply limit.
+    fn max_depth(&self) -> u32 {
+        self.limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1)
     }
 
     /// Iterative deepening: depth 1, 2, ... until a limit says stop. Each iteration searches
@@ -349,11 +391,7 @@ impl Search<'_> {
         report: &mut dyn FnMut(&Report),
         helper_stats: Stats,
     ) -> SearchResult {
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = self.max_depth();
         let first_depth = if self.config.iterative_deepening {
             1
         } else {
@@ -362,6 +400,7 @@ impl Search<'_> {
         let lines = self.config.multipv.clamp(1, worker.root_moves.len());
         let mut completed: Vec<Report> = Vec::new();
         let mut previous_scores: Vec<Option<Value>> = vec![None; lines];
+        let mut completed_depth = 0;
         for depth in first_depth..=max_depth {
             let mut reports = Vec::with_capacity(lines);
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
@@ -403,17 +442,29 @@ impl Search<'_> {
                 }
                 break;
             }
+            if lines > 1 {
+                sort_lines(worker, &mut reports, previous_scores.as_mut_slice());
+            }
             completed = reports
                 .iter()
                 .enumerate()
                 .map(|(pv_index, &(score, bound))| worker.report(depth, pv_index, score, bound))
                 .collect();
+            completed_depth = depth;
             for line in &completed {
                 report(line);
             }
             if self.should_stop_after_iteration(worker, depth, completed[0].score) {
                 break;
             }
+        }
+        // A helper that completed a deeper iteration than the main thread (it runs a ply
+        // ahead, or the main thread was stopped mid-iteration) has the better move.
+        if lines == 1
+            && let Some(line) = worker.shared.deeper_than(completed_depth)
+        {
+            report(&line);
+            completed = vec![line];
         }
         if completed.is_empty() {
             completed.push(worker.fallback_report());

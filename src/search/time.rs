@@ -67,8 +67,12 @@ fn clock_deadlines(
 ) -> (Duration, Duration) {
     let moves_to_go = moves_to_go.clamp(1, 50);
     let reserve_per_move = move_overhead + SAFETY_PER_MOVE;
+    // The reserve never takes more than half the clock: with 0.5 s left and 40 moves assumed
+    // to go, a full reserve (40 x 20 ms) would leave nothing and the engine would play every
+    // move at depth 2. The ceiling below still keeps each move well inside the clock.
+    let reserve = (reserve_per_move * (moves_to_go + 2)).min(time / 2);
     let available = (time + increment * (moves_to_go - 1))
-        .saturating_sub(reserve_per_move * (moves_to_go + 2))
+        .saturating_sub(reserve)
         .max(Duration::from_millis(1));
     // Whatever the plan, never more than a share of what is really on the clock.
     let ceiling = time.saturating_sub(reserve_per_move).max(time / 10);
@@ -119,6 +123,16 @@ mod tests {
             deadlines(&Limits::default(), Duration::ZERO),
             Deadlines::default()
         );
+    }
+
+    #[test]
+    fn a_short_clock_still_gets_thinking_time() {
+        // 0.5 s + 5 ms with the default overhead: the reserve for 40 moves would exceed the
+        // clock, but half the clock is still spread over the moves to go.
+        let d = deadlines(&clock(500, 5, None), Duration::from_millis(10));
+        let soft = d.soft.unwrap();
+        assert!(soft >= Duration::from_millis(8), "{soft:?}");
+        assert!(d.hard.unwrap() <= Duration::from_millis(160));
     }
 
     #[test]

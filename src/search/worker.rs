@@ -5,6 +5,7 @@
 //! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use arrayvec::ArrayVec;
@@ -54,13 +55,35 @@ pub(super) struct Ply {
 pub(super) const NULL_MOVE: PackedMove = 63 | (63 << 6);
 
 /// What the threads of one search share besides the table: the signal that the main thread
-/// is done and the node count of all threads.
+/// is done, the node count of all threads, and the deepest line a helper completed.
 #[derive(Default)]
 pub(super) struct Shared {
     /// Raised by the main thread when it stops: helper threads stop too.
     pub helpers_stop: AtomicBool,
     /// Nodes searched by all threads, published every poll interval.
     pub nodes: AtomicU64,
+    /// The deepest iteration a helper completed with an exact score (MultiPV 1 only): the
+    /// main thread plays it when it is deeper than its own last completed iteration.
+    pub deepest: Mutex<Option<Report>>,
+    /// Raised when a helper completes the `go depth` limit: the main thread stops then too,
+    /// and plays that helper's line.
+    pub depth_reached: AtomicBool,
+}
+
+impl Shared {
+    /// Keeps `report` if it is deeper than the deepest helper line so far.
+    pub fn offer(&self, report: Report) {
+        let mut deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        if deepest.as_ref().is_none_or(|d| report.depth > d.depth) {
+            *deepest = Some(report);
+        }
+    }
+
+    /// The deepest helper line, if it is deeper than `depth`.
+    pub fn deeper_than(&self, depth: u32) -> Option<Report> {
+        let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        deepest.as_ref().filter(|d| d.depth > depth).cloned()
+    }
 }
 
 /// The state of one searching thread.
@@ -229,7 +252,7 @@ impl<'a> Worker<'a> {
         self.next_poll = self.stats.nodes + POLL_INTERVAL;
         self.publish_nodes();
         self.aborted = if self.is_main {
-            self.time_is_up()
+            self.time_is_up() || self.shared.depth_reached.load(Ordering::Relaxed)
         } else {
             self.shared.helpers_stop.load(Ordering::Relaxed) || self.search.control.is_stopped()
         };
