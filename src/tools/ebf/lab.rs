@@ -79,13 +79,14 @@ impl LabConfig {
                 "MVV-LVA + iterative deepening + hash move first (no table cut-offs)"
             }
             LabConfig::Full => {
-                "the engine as it plays: SearchConfig::default(), table cut-offs and all"
+                "the engine as it plays: SearchConfig::default(), positional evaluation, selective search, table cut-offs"
             }
         }
     }
 
     /// Whether this configuration must return exactly the minimax value. Only `full` may
-    /// differ: a table cut-off returns a value stored by another path to the same position.
+    /// differ: it evaluates positionally, prunes selectively (null move, reductions,
+    /// futility), and a table cut-off returns a value stored by another path.
     pub fn is_exact(self) -> bool {
         self != LabConfig::Full
     }

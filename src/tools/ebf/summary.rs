@@ -326,7 +326,7 @@ fn verdict(
             }
             if run.configs.contains(&LabConfig::Full) {
                 out.push(format!(
-                    "full is the engine as it plays (table cut-offs, anything selective): it is reported but NOT held to equality; its root value differs from {} in {} of {searches} searches.",
+                    "full is the engine as it plays (positional evaluation, selective search, table cut-offs): it is reported but NOT held to equality, and being selective it can score fewer leaves than the minimal full-width tree; its root value differs from {} in {} of {searches} searches.",
                     reference.name(),
                     full_differences.len()
                 ));
