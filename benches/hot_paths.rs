@@ -1,6 +1,6 @@
 //! The per-node hot paths, each timed on its own: legal move generation, making a move
-//! (copy-make plus the incremental key, beside shakmaty's bare copy-make), evaluation, and the
-//! transposition table's probe and store.
+//! (copy-make plus the incremental key, beside shakmaty's bare copy-make), evaluation (material
+//! and positional), and the transposition table's probe and store.
 //!
 //! Every group reports time per operation (throughput in operations per second), measured
 //! over the 50 positions of epd/bench.epd, so the figures multiply directly with the
@@ -13,7 +13,7 @@ use std::time::Duration;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
 
-use brudno::eval::evaluate;
+use brudno::eval::{Evaluation, evaluate};
 use brudno::position::Position;
 use brudno::search::ordering::splitmix64;
 use brudno::search::tt::{Bound, TranspositionTable, TtEntry};
@@ -99,6 +99,14 @@ fn eval(c: &mut Criterion) {
             positions
                 .iter()
                 .map(|p| evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    group.bench_function("positional", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| Evaluation::Positional.evaluate(black_box(p)))
                 .sum::<i32>()
         })
     });
