@@ -324,7 +324,7 @@ impl Search<'_> {
         }
         let helpers = self.config.threads.saturating_sub(1);
         if helpers == 0 {
-            return self.iterate(&mut worker, report, Stats::default());
+            return self.iterate(&mut worker, report);
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = (1..=helpers)
@@ -337,7 +337,7 @@ impl Search<'_> {
                         .ok()
                 })
                 .collect();
-            let mut result = self.iterate(&mut worker, report, Stats::default());
+            let mut result = self.iterate(&mut worker, report);
             shared.helpers_stop.store(true, Ordering::SeqCst);
             for handle in handles {
                 if let Ok(stats) = handle.join() {
@@ -385,12 +385,7 @@ impl Search<'_> {
 
     /// Iterative deepening: depth 1, 2, ... until a limit says stop. Each iteration searches
     /// the MultiPV lines one after the other, each among the root moves the better lines left.
-    fn iterate(
-        &self,
-        worker: &mut Worker,
-        report: &mut dyn FnMut(&Report),
-        helper_stats: Stats,
-    ) -> SearchResult {
+    fn iterate(&self, worker: &mut Worker, report: &mut dyn FnMut(&Report)) -> SearchResult {
         let max_depth = self.max_depth();
         let first_depth = if self.config.iterative_deepening {
             1
@@ -469,7 +464,7 @@ impl Search<'_> {
         if completed.is_empty() {
             completed.push(worker.fallback_report());
         }
-        worker.finish(completed, helper_stats)
+        worker.finish(completed)
     }
 
     /// Whether to stop between iterations: soft deadline, mate limit, proven mate, forced move.

@@ -5,7 +5,7 @@
 //! every evasion is searched, so a mated side scores as mated. Losing captures (by SEE) and
 //! captures that cannot reach alpha (delta pruning) are skipped when those features are on.
 
-use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical, pick_next};
+use super::ordering::{self, ScoredMove, ScoredMoves, pick_next};
 use super::params;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::see_non_negative;
@@ -50,17 +50,15 @@ impl Worker<'_> {
         // In check every evasion is searched and standing pat is not allowed: a mated side
         // must score as mated, not as its material. Otherwise only captures and promotions,
         // generated without the quiet moves.
-        let legal = pos.tactical_moves();
-        if legal.is_empty() {
+        let tactical = pos.tactical_moves();
+        if tactical.is_empty() {
             return if in_check { mated_in(ply) } else { best };
         }
 
         let mut moves = ScoredMoves::new();
-        for &mv in &legal {
-            if in_check || is_tactical(mv) {
-                let score = ordering::mvv_lva_score(mv);
-                moves.push(ScoredMove { mv, score });
-            }
+        for &mv in &tactical {
+            let score = ordering::mvv_lva_score(mv);
+            moves.push(ScoredMove { mv, score });
         }
         let mut child = pos.clone();
         for index in 0..moves.len() {

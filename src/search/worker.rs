@@ -322,8 +322,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Builds the result from the last iteration's lines (best first), with the ponder move
-    /// from the best line's PV; `helper_stats` are the other threads' counters.
-    pub(super) fn finish(&self, mut lines: Vec<Report>, helper_stats: Stats) -> SearchResult {
+    /// from the best line's PV. The counters are this thread's; `Search::run` adds the
+    /// helpers'.
+    pub(super) fn finish(&self, mut lines: Vec<Report>) -> SearchResult {
         let nodes = self.total_nodes();
         let elapsed = self.search.control.elapsed();
         let hashfull = self.search.tt.hashfull();
@@ -333,8 +334,7 @@ impl<'a> Worker<'a> {
             line.hashfull = hashfull;
         }
         let report = lines[0].clone();
-        let mut stats = self.stats;
-        stats += helper_stats;
+        let stats = self.stats;
         SearchResult {
             best_move: report.pv.first().copied(),
             ponder_move: report.pv.get(1).copied(),
