@@ -5,9 +5,9 @@ mod common;
 
 use brudno::eval::{self, Value};
 use brudno::position::Position;
-use brudno::search::Limits;
 use brudno::search::ordering::MoveOrder;
 use brudno::search::score::{DRAW, INFINITY, UciScore, mated_in};
+use brudno::search::{Limits, SearchConfig};
 use common::{
     bare_config, engine_config, has_mate_in, is_mated_within, random_positions, search_with,
 };
@@ -257,4 +257,62 @@ fn alpha_beta_equals_minimax_and_examines_no_more_leaves() {
         total_alphabeta * 3 < total_minimax,
         "{total_alphabeta} vs {total_minimax}"
     );
+}
+
+/// Lazy SMP puts off moves another thread is searching (`abdada.rs`, whose unit test forces it
+/// with a pretend thread) and searches them at the end. Here two real threads: without a
+/// table each one's search is exact alpha-beta in any order, so they must return the single
+/// thread's value, and they must have met (deferred) along the way.
+#[test]
+fn two_threads_defer_moves_and_return_the_exact_value() {
+    let mut deferred = 0;
+    for pos in random_positions(10, 0x5EED_0002) {
+        for depth in 4..=5 {
+            let limits = Limits::depth(depth);
+            let one = search_with(&pos, &[], &bare_config(true, MoveOrder::MvvLva), &limits);
+            assert_eq!(one.stats.deferred, 0, "one thread never defers");
+            let two_threads = SearchConfig {
+                threads: 2,
+                ..bare_config(true, MoveOrder::MvvLva)
+            };
+            for _ in 0..2 {
+                let two = search_with(&pos, &[], &two_threads, &limits);
+                assert_eq!(two.score, one.score, "{} depth {depth}", pos.fen());
+                deferred += two.stats.deferred;
+            }
+        }
+    }
+    assert!(deferred > 0, "the threads never met");
+}
+
+/// The same with the engine as it plays (table, selective search): two threads still prove
+/// the composed mates with the right distance.
+#[test]
+fn two_threads_find_the_mates() {
+    let config = SearchConfig {
+        threads: 2,
+        ..engine_config()
+    };
+    for (fen, moves) in [
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            2,
+        ),
+        (
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            3,
+        ),
+    ] {
+        let pos = Position::from_fen(fen, false).unwrap();
+        for _ in 0..3 {
+            let result = search_with(&pos, &[], &config, &Limits::depth(2 * moves + 6));
+            assert_eq!(
+                UciScore::from_value(result.score),
+                UciScore::Mate(moves as i32),
+                "{fen}"
+            );
+            let mv = result.best_move.unwrap();
+            assert!(is_mated_within(&pos.play(mv), moves - 1), "{fen}");
+        }
+    }
 }

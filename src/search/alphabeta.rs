@@ -13,6 +13,9 @@
 
 use arrayvec::ArrayVec;
 
+use shakmaty::Move;
+
+use super::abdada;
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
@@ -190,7 +193,13 @@ impl Worker<'_> {
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<PackedMove, 64> = ArrayVec::new();
         let mut searched = 0usize;
+        // Moves put off because another thread is searching them (Lazy SMP only): they come
+        // after all the others, when their results are likely in the table.
+        let defer = depth >= abdada::DEFER_DEPTH && self.shared.searching.is_on();
+        let mut deferred: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut revisited = 0;
         loop {
+            let mut revisiting = false;
             let mv = if let Some(mv) = staged_hash.take() {
                 mv
             } else {
@@ -208,17 +217,23 @@ impl Worker<'_> {
                         moves.retain(|m| tt::pack_move(m.mv) != hash_move);
                     }
                 }
-                if next >= moves.len() {
+                if next < moves.len() {
+                    next += 1;
+                    ordering::pick_next_sorting_late(&mut moves, next - 1)
+                } else if revisited < deferred.len() {
+                    revisited += 1;
+                    revisiting = true;
+                    deferred[revisited - 1]
+                } else {
                     break;
                 }
-                next += 1;
-                ordering::pick_next_sorting_late(&mut moves, next - 1)
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
 
             // Late move pruning: near the leaves, quiet moves this late rarely matter.
             if features.late_move_pruning
+                && !revisiting
                 && !pv_node
                 && !in_check
                 && is_quiet
@@ -235,6 +250,7 @@ impl Worker<'_> {
 
             // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
             if features.futility
+                && !revisiting
                 && !pv_node
                 && !in_check
                 && is_quiet
@@ -246,6 +262,21 @@ impl Worker<'_> {
             {
                 continue;
             }
+
+            if defer
+                && !revisiting
+                && searched > 0
+                && self.shared.searching.is_busy(child.key())
+                && deferred.try_push(mv).is_ok()
+            {
+                self.stats.deferred += 1;
+                continue;
+            }
+            let mark = if defer {
+                self.shared.searching.mark(child.key())
+            } else {
+                None
+            };
 
             let extension = i32::from(features.check_extension && gives_check);
             let new_depth = depth - 1 + extension;
@@ -293,6 +324,7 @@ impl Worker<'_> {
                 score
             };
             self.keys.pop();
+            self.shared.searching.unmark(mark);
             if self.aborted {
                 return DRAW;
             }

@@ -9,6 +9,7 @@
 //! search lab studies this very search, never a copy. This module never prints: output is
 //! the front end's business.
 
+mod abdada;
 mod alphabeta;
 pub mod features;
 mod heuristics;
@@ -317,7 +318,7 @@ impl Search<'_> {
     pub fn run(&self, report: &mut dyn FnMut(&Report)) -> SearchResult {
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
-        let shared = Shared::default();
+        let shared = Shared::new(self.config.threads);
         let mut worker = Worker::new(self, &shared, true, deadlines);
         if worker.root_moves.is_empty() {
             return self.no_legal_move(&worker);

@@ -1,7 +1,11 @@
 //! Iterations at the root: aspiration windows around the previous score, then every root move
 //! searched in turn, principal variation search after the first. With MultiPV the lines are
-//! searched one after the other, each among the root moves the better lines left.
+//! searched one after the other, each among the root moves the better lines left. With
+//! several threads, root moves another thread is busy with come last (see `abdada.rs`).
 
+use shakmaty::Move;
+
+use super::abdada;
 use super::params;
 use super::score::{self, INFINITY};
 use super::tt::{self, Bound, TtEntry};
@@ -80,9 +84,45 @@ impl Worker<'_> {
         } else {
             self.evaluate(root)
         };
-        for index in pv_index..self.root_moves.len() {
+        // With several threads, a root move another thread is searching waits for the end
+        // (as in the tree, `alphabeta.rs`); it is located again by identity, because moves
+        // that raise alpha meanwhile rotate the list.
+        let defer = self.shared.searching.is_on() && depth >= abdada::DEFER_DEPTH;
+        let mut deferred: Vec<Move> = Vec::new();
+        let mut next = pv_index;
+        let mut revisited = 0;
+        loop {
+            let mut revisiting = false;
+            let index = if next < self.root_moves.len() {
+                next += 1;
+                next - 1
+            } else if revisited < deferred.len() {
+                revisited += 1;
+                revisiting = true;
+                let mv = deferred[revisited - 1];
+                match self.root_moves[pv_index..].iter().position(|r| r.mv == mv) {
+                    Some(offset) => pv_index + offset,
+                    None => continue,
+                }
+            } else {
+                break;
+            };
             let mv = self.root_moves[index].mv;
             let child = root.play(mv);
+            if defer
+                && !revisiting
+                && index > pv_index
+                && self.shared.searching.is_busy(child.key())
+            {
+                deferred.push(mv);
+                self.stats.deferred += 1;
+                continue;
+            }
+            let mark = if defer {
+                self.shared.searching.mark(child.key())
+            } else {
+                None
+            };
             let extension = i32::from(self.features.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());
@@ -99,6 +139,7 @@ impl Worker<'_> {
                 score
             };
             self.keys.pop();
+            self.shared.searching.unmark(mark);
             if self.aborted {
                 break;
             }

@@ -27,6 +27,8 @@ pub struct Stats {
     pub tt_hits: u64,
     /// Nodes answered from the table without searching.
     pub tt_cutoffs: u64,
+    /// Moves put off because another thread was searching them (Lazy SMP, `abdada.rs`).
+    pub deferred: u64,
 }
 
 impl Stats {
@@ -60,6 +62,7 @@ impl AddAssign for Stats {
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
+        self.deferred += other.deferred;
     }
 }
 

@@ -5,12 +5,13 @@
 //! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use arrayvec::ArrayVec;
 use shakmaty::Move;
 
+use super::abdada::Searching;
 use super::features::Features;
 use super::ordering::{self, pick_next};
 use super::params;
@@ -68,9 +69,19 @@ pub(super) struct Shared {
     /// Raised when a helper completes the `go depth` limit: the main thread stops then too,
     /// and plays that helper's line.
     pub depth_reached: AtomicBool,
+    /// The positions the threads are searching now (empty with one thread).
+    pub searching: Searching,
 }
 
 impl Shared {
+    /// What the `threads` threads of one search share.
+    pub fn new(threads: usize) -> Self {
+        Self {
+            searching: Searching::new(threads),
+            ..Self::default()
+        }
+    }
+
     /// Keeps `report` if it is deeper than the deepest helper line so far.
     pub fn offer(&self, report: Report) {
         let mut deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
@@ -84,6 +95,22 @@ impl Shared {
         let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
         deepest.as_ref().filter(|d| d.depth > depth).cloned()
     }
+}
+
+/// Late move reductions by `[depth][move number]`, computed once for every search and thread.
+fn reduction_table() -> &'static [[u8; 64]] {
+    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![[0u8; 64]; MAX_PLY + 1];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (number, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = params::LMR_BASE
+                    + (depth as f64).ln() * (number as f64).ln() / params::LMR_DIVISOR;
+                *cell = r.max(0.0) as u8;
+            }
+        }
+        table
+    })
 }
 
 /// The state of one searching thread.
@@ -111,9 +138,10 @@ pub(super) struct Worker<'a> {
     /// Quiet move that refuted each previous move: `[previous from * 64 + to]`.
     pub(super) countermoves: Vec<PackedMove>,
     /// Late move reductions by `[depth][move number]`.
-    pub(super) reductions: Vec<[u8; 64]>,
-    /// Cached static evaluations: (key, value).
-    pub(super) eval_cache: Vec<(u64, Value)>,
+    pub(super) reductions: &'static [[u8; 64]],
+    /// Cached static evaluations: [key, value]. All zeros at first, so the allocation comes
+    /// zeroed from the system and a short search touches only the pages it uses.
+    pub(super) eval_cache: Vec<[u64; 2]>,
     pub(super) seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     pub(super) iteration_has_pv: bool,
@@ -159,14 +187,6 @@ impl<'a> Worker<'a> {
         let mut keys = Vec::with_capacity(search.history.len() + MAX_PLY + 1);
         keys.extend_from_slice(search.history);
         keys.push(root.key());
-        let mut reductions = vec![[0u8; 64]; MAX_PLY + 1];
-        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
-            for (number, cell) in row.iter_mut().enumerate().skip(1) {
-                let r = params::LMR_BASE
-                    + (depth as f64).ln() * (number as f64).ln() / params::LMR_DIVISOR;
-                *cell = r.max(0.0) as u8;
-            }
-        }
         Self {
             search,
             shared,
@@ -183,8 +203,8 @@ impl<'a> Worker<'a> {
             plies: vec![Ply::default(); MAX_PLY + 4],
             history: vec![[0; 4096]; 2],
             countermoves: vec![0; 4096],
-            reductions,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            reductions: reduction_table(),
+            eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             seldepth: 0,
             iteration_has_pv: false,
             next_poll: POLL_INTERVAL,
@@ -200,11 +220,11 @@ impl<'a> Worker<'a> {
             return eval.evaluate(pos);
         }
         let slot = &mut self.eval_cache[pos.key() as usize & (EVAL_CACHE_SIZE - 1)];
-        if slot.0 == pos.key() {
-            return slot.1;
+        if slot[0] == pos.key() {
+            return slot[1] as i64 as Value;
         }
         let value = eval.evaluate(pos);
-        *slot = (pos.key(), value);
+        *slot = [pos.key(), i64::from(value) as u64];
         value
     }
 
@@ -243,6 +263,12 @@ impl<'a> Worker<'a> {
             && let Some(limit) = self.search.limits.nodes
             && self.total_nodes() >= limit.max(1)
         {
+            self.aborted = true;
+            return true;
+        }
+        // Helpers look at the main thread's signal at every node (a read of a line nobody
+        // writes until then), so the main thread never waits for them to finish.
+        if !self.is_main && self.shared.helpers_stop.load(Ordering::Relaxed) {
             self.aborted = true;
             return true;
         }

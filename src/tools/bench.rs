@@ -82,12 +82,12 @@ pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTot
         totals.elapsed += elapsed;
         totals.nodes += result.stats.nodes;
         out(&format!(
-            "position {:>2}/{} {:<22} nodes {:>9}  time {:>6} ms  {}",
+            "position {:>2}/{} {:<22} nodes {:>9}  time {:>9.2} ms  {}",
             index + 1,
             records.len(),
             record.id(),
             result.stats.nodes,
-            elapsed.as_millis(),
+            elapsed.as_secs_f64() * 1000.0,
             bestmove_line(result.best_move, None, position.castling_mode())
         ));
     }

@@ -1,0 +1,201 @@
+//! Which positions the threads of a Lazy SMP search are searching right now, so that a thread
+//! can put off a move another thread is already busy with (the deferral of ABDADA, in the
+//! simplified form of Tom Kerrigan: a small table of keys, no change to the hash table).
+//!
+//! A thread marks the child it is about to search (deep enough nodes only), and unmarks it when
+//! it comes back. Another thread reaching the same child as a later move of a node puts it
+//! at the end of that node's move list: by the time it comes back to it, the first thread has
+//! usually stored the result in the shared table. The threads spread over different subtrees
+//! instead of searching the same one side by side, which is the cost of plain Lazy SMP.
+//! The table is only a hint: a lost mark (full slot, overwritten slot) costs a little
+//! duplicated work, never a wrong result. With one thread it is empty and nothing is deferred,
+//! so single-threaded search (and the bench signature) is unchanged.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Remaining depth from which children are marked and deferred (shallower subtrees are cheaper
+/// to search twice than to coordinate).
+pub(super) const DEFER_DEPTH: i32 = 3;
+/// Sets per thread: a thread marks at most one position per ply of its path, so this leaves
+/// most sets empty and a full set (a lost mark) rare.
+const SETS_PER_THREAD: usize = 64;
+/// Keys per set.
+const WAYS: usize = 4;
+
+/// The keys of the positions being searched, in sets of `WAYS`; 0 is an empty slot.
+#[derive(Default)]
+pub(super) struct Searching {
+    slots: Vec<AtomicU64>,
+    /// Sets minus one (the number of sets is a power of two).
+    set_mask: usize,
+}
+
+/// A mark to remove when the search of its position is done.
+#[derive(Clone, Copy)]
+pub(super) struct Mark {
+    slot: usize,
+    key: u64,
+}
+
+impl Searching {
+    /// A table for `threads` threads; with one thread it stays empty and does nothing.
+    pub(super) fn new(threads: usize) -> Self {
+        if threads <= 1 {
+            return Self::default();
+        }
+        let sets = (threads * SETS_PER_THREAD).next_power_of_two();
+        Self {
+            slots: (0..sets * WAYS).map(|_| AtomicU64::new(0)).collect(),
+            set_mask: sets - 1,
+        }
+    }
+
+    fn set(&self, key: u64) -> std::ops::Range<usize> {
+        let start = (key as usize & self.set_mask) * WAYS;
+        start..start + WAYS
+    }
+
+    /// Whether the table is in use (more than one thread).
+    pub(super) fn is_on(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// Whether another thread is searching the position with this key.
+    #[inline]
+    pub(super) fn is_busy(&self, key: u64) -> bool {
+        !self.slots.is_empty()
+            && self.slots[self.set(key)]
+                .iter()
+                .any(|slot| slot.load(Ordering::Relaxed) == key)
+    }
+
+    /// Marks the position as being searched; `None` when the table is off or the set is full.
+    #[inline]
+    pub(super) fn mark(&self, key: u64) -> Option<Mark> {
+        if self.slots.is_empty() || key == 0 {
+            return None;
+        }
+        self.set(key).find_map(|slot| {
+            self.slots[slot]
+                .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+                .ok()
+                .map(|_| Mark { slot, key })
+        })
+    }
+
+    /// Removes a mark (only if it is still there).
+    #[inline]
+    pub(super) fn unmark(&self, mark: Option<Mark>) {
+        if let Some(Mark { slot, key }) = mark {
+            let _ = self.slots[slot].compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::search::ordering::MoveOrder;
+    use crate::search::time::Deadlines;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::worker::{Shared, Worker};
+    use crate::search::{Limits, Search, SearchConfig, SearchControl};
+
+    /// Searches `fen` to `depth` on one worker whose `Shared` is given, with a fresh table.
+    fn search_value(fen: &str, depth: u32, shared: &Shared, config: &SearchConfig) -> (i32, u64) {
+        let position = Position::from_fen(fen, false).unwrap();
+        let limits = Limits::depth(depth);
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::default();
+        control.begin(false);
+        let search = Search {
+            position: &position,
+            history: &[],
+            limits: &limits,
+            config,
+            tt: &tt,
+            control: &control,
+        };
+        let mut worker = Worker::new(&search, shared, true, Deadlines::default());
+        let (score, _) = worker.iteration(depth as i32, 0, None);
+        (score, worker.stats.deferred)
+    }
+
+    /// A pretend second thread is busy with every child and grandchild of the root: the
+    /// worker puts off all but the first move at the root and at each child, and still returns
+    /// the value of alpha-beta that defers nothing (dropping a put-off move changes it).
+    #[test]
+    fn deferred_moves_are_searched_last_and_never_dropped() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "8/2k5/3p4/p2P1p2/P2P1P2/8/8/4K3 w - - 0 1",
+        ];
+        // Plain alpha-beta: its value does not depend on the order of the moves.
+        let config = SearchConfig {
+            pruning: true,
+            order: MoveOrder::MvvLva,
+            ..SearchConfig::lab_baseline()
+        };
+        for depth in [3, 4] {
+            for fen in fens {
+                let (reference, none) = search_value(fen, depth, &Shared::new(1), &config);
+                assert_eq!(none, 0);
+                let busy = Shared::new(64);
+                let root = Position::from_fen(fen, false).unwrap();
+                let mut children = 0;
+                for mv in root.legal_moves() {
+                    let child = root.play(mv);
+                    children += 1;
+                    assert!(busy.searching.mark(child.key()).is_some());
+                    for reply in child.legal_moves() {
+                        let _ = busy.searching.mark(child.play(reply).key());
+                    }
+                }
+                let (value, deferred) = search_value(fen, depth, &busy, &config);
+                assert_eq!(value, reference, "{fen} depth {depth}");
+                assert!(deferred >= children - 1, "{fen}: {deferred} deferred");
+            }
+        }
+    }
+
+    #[test]
+    fn one_thread_marks_nothing() {
+        let table = Searching::new(1);
+        assert!(table.mark(42).is_none());
+        assert!(!table.is_busy(42));
+    }
+
+    #[test]
+    fn a_marked_position_is_busy_until_unmarked() {
+        let table = Searching::new(2);
+        let key = 0x1234_5678_9abc_def0;
+        assert!(!table.is_busy(key));
+        let mark = table.mark(key);
+        assert!(mark.is_some());
+        assert!(table.is_busy(key));
+        table.unmark(mark);
+        assert!(!table.is_busy(key));
+    }
+
+    #[test]
+    fn a_full_set_drops_the_mark_and_keeps_the_others() {
+        let table = Searching::new(2);
+        // Keys of the same set differ only above the set bits.
+        let keys: Vec<u64> = (1..=WAYS as u64 + 1).map(|i| i << 40 | 7).collect();
+        let marks: Vec<_> = keys.iter().map(|&k| table.mark(k)).collect();
+        assert!(marks[..WAYS].iter().all(Option::is_some));
+        assert!(marks[WAYS].is_none());
+        assert!(!table.is_busy(keys[WAYS]));
+        // The same key twice (two threads on one position) takes two slots.
+        table.unmark(marks[0]);
+        let again = [table.mark(keys[1]), table.mark(keys[1])];
+        assert!(again[0].is_some() && again[1].is_none());
+        table.unmark(again[0]);
+        assert!(
+            table.is_busy(keys[1]),
+            "the first mark of keys[1] is still there"
+        );
+    }
+}
