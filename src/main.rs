@@ -29,6 +29,10 @@ enum Tool {
         /// Search threads (1 gives the deterministic signature; more measures Lazy SMP).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// Time to depth instead of the signature: each position searched with one thread and
+        /// at once with --threads N (at least 2), this many rounds; prints the median speed-up.
+        #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=100))]
+        speedup: Option<u32>,
     },
     /// Play Brudno against itself and write quiet positions with results (tuning data).
     Selfplay(tools::selfplay::SelfplayArgs),
@@ -50,7 +54,23 @@ fn main() -> ExitCode {
             uci::run(BufReader::new(stdin()), Output::new(Box::new(stdout())));
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench { depth, threads }) => {
+        Some(Tool::Bench {
+            depth,
+            threads,
+            speedup: Some(rounds),
+        }) => {
+            if threads < 2 {
+                let _ = writeln!(
+                    stderr(),
+                    "--speedup compares --threads N (N >= 2) with 1 thread"
+                );
+                return ExitCode::from(2);
+            }
+            let depth = depth.unwrap_or(tools::bench::DEFAULT_DEPTH);
+            tools::bench::speedup(depth, threads as usize, rounds as usize, &mut print_line);
+            ExitCode::SUCCESS
+        }
+        Some(Tool::Bench { depth, threads, .. }) => {
             let depth = depth.unwrap_or(tools::bench::DEFAULT_DEPTH);
             let summary = tools::bench::totals(depth, threads as usize, &mut print_line).summary();
             print_line(&summary);

@@ -95,3 +95,38 @@ fn bench_inside_the_uci_loop_gives_the_command_line_signature() {
     engine.send("go depth 2");
     engine.bestmove(Duration::from_secs(30));
 }
+
+/// `--speedup` (time to depth, one thread against N) searches every position with a legal
+/// move on both sides and ends with the median speed-up; it refuses one thread.
+#[test]
+fn speedup_compares_threads_position_by_position() {
+    let output = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(["bench", "3", "--threads", "2", "--speedup", "2"])
+        .output()
+        .expect("run brudno bench --speedup");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let per_position = text
+        .lines()
+        .filter(|l| l.contains(" ms ") && l.contains(" speed-up "))
+        .count();
+    assert_eq!(
+        per_position, 48,
+        "50 bench positions less the two without a move:\n{text}"
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("round ")).count(), 2);
+    let last = text.lines().last().unwrap_or_default();
+    let median: f64 = last
+        .strip_prefix("median speed-up per position ")
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no summary: {last}"));
+    assert!(median > 0.0);
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(["bench", "3", "--speedup", "1"])
+        .output()
+        .expect("run brudno bench --speedup with one thread");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--threads"));
+}

@@ -8,8 +8,9 @@
 
 use std::time::{Duration, Instant};
 
+use crate::position::Position;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Search, SearchConfig, SearchControl};
+use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 use crate::tools::epd;
 use crate::uci::bestmove_line;
 
@@ -54,31 +55,13 @@ pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> String {
 pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTotals {
     let (records, _) = epd::parse_text(BENCH_EPD);
     let mut tt = TranspositionTable::new(HASH_MIB);
-    let config = SearchConfig {
-        threads: threads.max(1),
-        ..SearchConfig::default()
-    };
-    let limits = Limits::depth(depth);
     let mut totals = BenchTotals::default();
     for (index, record) in records.iter().enumerate() {
         let Ok(position) = record.position() else {
             out(&format!("position {}: unreadable, skipped", index + 1));
             continue;
         };
-        tt.resize(HASH_MIB);
-        let control = SearchControl::default();
-        control.begin(false);
-        let started = Instant::now();
-        let result = Search {
-            position: &position,
-            history: &[],
-            limits: &limits,
-            config: &config,
-            tt: &tt,
-            control: &control,
-        }
-        .run(&mut |_| {});
-        let elapsed = started.elapsed();
+        let (elapsed, result) = search_fresh(&position, depth, threads, &mut tt);
         totals.elapsed += elapsed;
         totals.nodes += result.stats.nodes;
         out(&format!(
@@ -98,6 +81,128 @@ pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTot
     totals
 }
 
+/// Searches `position` to `depth` with `threads` threads on `tt`, emptied first; returns the
+/// time the search took and its result.
+fn search_fresh(
+    position: &Position,
+    depth: u32,
+    threads: usize,
+    tt: &mut TranspositionTable,
+) -> (Duration, SearchResult) {
+    tt.resize(HASH_MIB);
+    let config = SearchConfig {
+        threads: threads.max(1),
+        ..SearchConfig::default()
+    };
+    let limits = Limits::depth(depth);
+    let control = SearchControl::default();
+    control.begin(false);
+    let started = Instant::now();
+    let result = Search {
+        position,
+        history: &[],
+        limits: &limits,
+        config: &config,
+        tt,
+        control: &control,
+    }
+    .run(&mut |_| {});
+    (started.elapsed(), result)
+}
+
+/// What `speedup` measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speedup {
+    /// Median over the positions of each position's median time ratio (one thread / N).
+    pub median: f64,
+    /// Total one-thread time over total N-thread time (per-position medians summed).
+    pub total: f64,
+    /// N-thread nodes over one-thread nodes, totals.
+    pub nodes: f64,
+}
+
+/// Time to depth with `threads` threads against one. Each bench position is searched to
+/// `depth` with one thread and then at once with `threads` (a fresh table each time), so a
+/// change in the machine's speed hits both sides of a ratio; `rounds` passes over the positions
+/// give each position a median time on each side. Several threads are not deterministic, so
+/// one round says little. Positions without a legal move are left out.
+pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&str)) -> Speedup {
+    let (records, _) = epd::parse_text(BENCH_EPD);
+    let positions: Vec<(String, Position)> = records
+        .iter()
+        .filter_map(|r| Some((r.id(), r.position().ok()?)))
+        .filter(|(_, p)| !p.legal_moves().is_empty())
+        .collect();
+    let mut tt = TranspositionTable::new(HASH_MIB);
+    // [position] -> (one-thread times, N-thread times, one-thread nodes, N-thread nodes)
+    let mut samples = vec![(Vec::new(), Vec::new(), 0u64, 0u64); positions.len()];
+    for round in 1..=rounds.max(1) {
+        let mut one_total = 0.0;
+        let mut many_total = 0.0;
+        for ((_, position), sample) in positions.iter().zip(&mut samples) {
+            let (one, one_result) = search_fresh(position, depth, 1, &mut tt);
+            let (many, many_result) = search_fresh(position, depth, threads, &mut tt);
+            sample.0.push(one.as_secs_f64());
+            sample.1.push(many.as_secs_f64());
+            sample.2 += one_result.stats.nodes;
+            sample.3 += many_result.stats.nodes;
+            one_total += one.as_secs_f64();
+            many_total += many.as_secs_f64();
+        }
+        out(&format!(
+            "round {round}/{rounds}: 1 thread {:.2} s, {threads} threads {:.2} s",
+            one_total, many_total
+        ));
+    }
+    out("");
+    let mut ratios = Vec::with_capacity(positions.len());
+    let (mut one_sum, mut many_sum, mut one_nodes, mut many_nodes) = (0.0, 0.0, 0u64, 0u64);
+    for ((id, _), (one, many, n1, n2)) in positions.iter().zip(&mut samples) {
+        let (one, many) = (median(one), median(many));
+        let ratio = one / many.max(1e-9);
+        ratios.push(ratio);
+        one_sum += one;
+        many_sum += many;
+        one_nodes += *n1;
+        many_nodes += *n2;
+        out(&format!(
+            "{id:<22} 1 thread {:>9.2} ms  {threads} threads {:>9.2} ms  speed-up {ratio:>5.2}  nodes x{:.2}",
+            one * 1000.0,
+            many * 1000.0,
+            *n2 as f64 / (*n1).max(1) as f64
+        ));
+    }
+    let result = Speedup {
+        median: median(&mut ratios),
+        total: one_sum / many_sum.max(1e-9),
+        nodes: many_nodes as f64 / one_nodes.max(1) as f64,
+    };
+    out("");
+    out(&format!(
+        "Time to depth {depth}, {threads} threads against 1, {} positions, {rounds} rounds:",
+        positions.len()
+    ));
+    out(&format!(
+        "median speed-up per position {:.2}, total {:.2}, nodes x{:.2}",
+        result.median, result.total, result.nodes
+    ));
+    result
+}
+
+/// The median of `values` (sorted in place); 0 for none.
+fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +215,12 @@ mod tests {
         for record in &records {
             assert!(record.position().is_ok(), "{}", record.id());
         }
+    }
+
+    #[test]
+    fn median_of_odd_even_and_no_values() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
     }
 }
