@@ -183,7 +183,7 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         positions.len()
     ));
     out(&format!(
-        "median speed-up per position {:.2}, total {:.2}, nodes x{:.2}",
+        "median speed-up per position {:.3}, total {:.3}, nodes x{:.3}",
         result.median, result.total, result.nodes
     ));
     result
