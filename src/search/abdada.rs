@@ -37,6 +37,14 @@ pub(super) struct Mark {
     key: u64,
 }
 
+/// What to do with a move, by `Searching::claim`.
+pub(super) enum Claim {
+    /// Another thread is searching its position: put it off.
+    Defer,
+    /// Search it now, with the position marked as this thread's (if there was room).
+    Search(Option<Mark>),
+}
+
 impl Searching {
     /// A table for `threads` threads; with one thread it stays empty and does nothing.
     pub(super) fn new(threads: usize) -> Self {
@@ -81,6 +89,17 @@ impl Searching {
                 .ok()
                 .map(|_| Mark { slot, key })
         })
+    }
+
+    /// A thread is about to search the position with this key: it defers it when it may
+    /// (`may_defer`) and another thread is searching it, else marks it as its own.
+    #[inline]
+    pub(super) fn claim(&self, key: u64, may_defer: bool) -> Claim {
+        if may_defer && self.is_busy(key) {
+            Claim::Defer
+        } else {
+            Claim::Search(self.mark(key))
+        }
     }
 
     /// Removes a mark (only if it is still there).

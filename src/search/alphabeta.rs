@@ -15,7 +15,7 @@ use arrayvec::ArrayVec;
 
 use shakmaty::Move;
 
-use super::abdada;
+use super::abdada::{self, Claim};
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
@@ -263,19 +263,16 @@ impl Worker<'_> {
                 continue;
             }
 
-            if defer
-                && !revisiting
-                && searched > 0
-                && self.shared.searching.is_busy(child.key())
-                && deferred.try_push(mv).is_ok()
-            {
-                self.stats.deferred += 1;
-                continue;
-            }
-            let mark = if defer {
-                self.shared.searching.mark(child.key())
-            } else {
-                None
+            // Never the first move (it sets the bound for the rest), never twice.
+            let may_defer = !revisiting && searched > 0 && !deferred.is_full();
+            let mark = match defer.then(|| self.shared.searching.claim(child.key(), may_defer)) {
+                Some(Claim::Defer) => {
+                    deferred.push(mv);
+                    self.stats.deferred += 1;
+                    continue;
+                }
+                Some(Claim::Search(mark)) => mark,
+                None => None,
             };
 
             let extension = i32::from(features.check_extension && gives_check);

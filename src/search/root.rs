@@ -5,7 +5,7 @@
 
 use shakmaty::Move;
 
-use super::abdada;
+use super::abdada::{self, Claim};
 use super::params;
 use super::score::{self, INFINITY};
 use super::tt::{self, Bound, TtEntry};
@@ -109,19 +109,15 @@ impl Worker<'_> {
             };
             let mv = self.root_moves[index].mv;
             let child = root.play(mv);
-            if defer
-                && !revisiting
-                && index > pv_index
-                && self.shared.searching.is_busy(child.key())
-            {
-                deferred.push(mv);
-                self.stats.deferred += 1;
-                continue;
-            }
-            let mark = if defer {
-                self.shared.searching.mark(child.key())
-            } else {
-                None
+            let may_defer = !revisiting && index > pv_index;
+            let mark = match defer.then(|| self.shared.searching.claim(child.key(), may_defer)) {
+                Some(Claim::Defer) => {
+                    deferred.push(mv);
+                    self.stats.deferred += 1;
+                    continue;
+                }
+                Some(Claim::Search(mark)) => mark,
+                None => None,
             };
             let extension = i32::from(self.features.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
