@@ -459,8 +459,8 @@ impl Search<'_> {
                 break;
             }
         }
-        // A helper that completed a deeper iteration than the main thread (it runs a ply
-        // ahead, or the main thread was stopped mid-iteration) has the better move.
+        // A helper that completed a deeper iteration than the main thread (it skips depths,
+        // or the main thread was stopped mid-iteration) has the better move.
         if lines == 1
             && let Some(line) = worker.shared.deeper_than(completed_depth)
         {
