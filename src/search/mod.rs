@@ -15,6 +15,7 @@ pub mod features;
 mod heuristics;
 pub mod ordering;
 pub mod params;
+pub mod pool;
 mod quiescence;
 mod root;
 pub mod score;
@@ -327,26 +328,18 @@ impl Search<'_> {
         if helpers == 0 {
             return self.iterate(&mut worker, report);
         }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..=helpers)
-                .filter_map(|index| {
-                    let shared = &shared;
-                    std::thread::Builder::new()
-                        .name(format!("helper {index}"))
-                        .stack_size(HELPER_STACK_BYTES)
-                        .spawn_scoped(scope, move || self.help(shared, index))
-                        .ok()
-                })
-                .collect();
-            let mut result = self.iterate(&mut worker, report);
-            shared.helpers_stop.store(true, Ordering::SeqCst);
-            for handle in handles {
-                if let Ok(stats) = handle.join() {
-                    result.stats += stats;
-                }
-            }
-            result
-        })
+        let helper_stats = std::sync::Mutex::new(Stats::default());
+        let job = |index: usize| {
+            let stats = self.help(&shared, index);
+            *helper_stats.lock().unwrap_or_else(|p| p.into_inner()) += stats;
+        };
+        let stop_helpers = || shared.helpers_stop.store(true, Ordering::SeqCst);
+        let mut result =
+            pool::with_helpers(helpers, HELPER_STACK_BYTES, &job, &stop_helpers, || {
+                self.iterate(&mut worker, report)
+            });
+        result.stats += helper_stats.into_inner().unwrap_or_else(|p| p.into_inner());
+        result
     }
 
     /// A helper thread: iterative deepening on the same root without reporting, filling the

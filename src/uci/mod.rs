@@ -365,6 +365,10 @@ impl Engine {
                 self.notes.extend(change.messages);
                 match change.effect {
                     Effect::None => {}
+                    Effect::Threads => {
+                        // Parked helpers beyond the new count end.
+                        crate::search::pool::retain(self.options.threads - 1);
+                    }
                     Effect::ClearHash => {
                         // The last search has answered; let its thread end before the table
                         // is emptied.

@@ -140,6 +140,8 @@ pub enum Effect {
     ResizeHash,
     /// Empty the table.
     ClearHash,
+    /// The thread count changed: parked helper threads beyond it may end.
+    Threads,
 }
 
 /// The result of `setoption`: what to do and what to tell the user.
@@ -205,7 +207,7 @@ impl Options {
                     }
                     "Threads" => {
                         self.threads = value as usize;
-                        Effect::None
+                        Effect::Threads
                     }
                     "MultiPV" => {
                         self.multipv = value as usize;
