@@ -281,3 +281,21 @@ fn stop_ends_every_thread_at_once() {
     let (_, best) = go(&mut engine, "go depth 5");
     assert!(is_legal_after(None, &[], &best));
 }
+
+#[test]
+fn the_thread_count_can_go_up_and_down_between_searches() {
+    // Helper threads are kept between searches; fewer, more and none must all still search.
+    let mut engine = Engine::start();
+    engine.send("position startpos moves e2e4 e7e5");
+    for threads in [4, 2, 6, 1, 3] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        for _ in 0..3 {
+            let (infos, best) = go(&mut engine, "go depth 6");
+            assert!(
+                is_legal_after(None, &["e2e4", "e7e5"], &best),
+                "{threads} threads: {best}"
+            );
+            assert_eq!(infos.last().map(|i| i.depth), Some(6), "{threads} threads");
+        }
+    }
+}
