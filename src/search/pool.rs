@@ -11,7 +11,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, TryLockError};
 
 /// What a helper runs: called with the helper's index, 1 to `helpers`.
 pub(super) type Job<'a> = &'a (dyn Fn(usize) + Sync + 'a);
@@ -51,11 +51,25 @@ impl Latch {
 
 /// One helper's share of a job. Dropping it - after running it, after a panic in it, or
 /// when it could not be delivered - counts the latch down, so the caller never waits for a
-/// task that will not run.
+/// task that will not run. The job is held as a raw pointer: once the latch reaches zero
+/// the caller's borrow may end, and no reference to it may outlive that.
 struct Task {
-    job: Job<'static>,
+    job: *const (dyn Fn(usize) + Sync),
     index: usize,
     done: Arc<Latch>,
+}
+
+// SAFETY: the job behind the pointer is `Sync`, so calling it from another thread is fine;
+// `Pool::run` keeps it alive until every task is dropped.
+unsafe impl Send for Task {}
+
+impl Task {
+    fn run(&self) {
+        // SAFETY: the caller of `Pool::run` waits for this task to be dropped before the
+        // job's borrow ends, and the task is not dropped before this call returns.
+        let job = unsafe { &*self.job };
+        job(self.index);
+    }
 }
 
 impl Drop for Task {
@@ -81,7 +95,7 @@ impl Pool {
                     // Runs until the pool drops the sender (`retain`).
                     while let Ok(task) = receiver.recv() {
                         // A panic ends this job only; the thread stays for the next one.
-                        let _ = catch_unwind(AssertUnwindSafe(|| (task.job)(task.index)));
+                        let _ = catch_unwind(AssertUnwindSafe(|| task.run()));
                     }
                 });
             if started.is_err() {
@@ -130,7 +144,13 @@ pub(super) fn with_helpers<R>(
     }
     match pool().try_lock() {
         Ok(mut pool) => pool.run(helpers, stack_bytes, job, stop, main),
-        Err(_) => with_scoped_threads(helpers, stack_bytes, job, stop, main),
+        // A search that panicked left the pool as it should be (its helpers finished).
+        Err(TryLockError::Poisoned(poisoned)) => {
+            poisoned
+                .into_inner()
+                .run(helpers, stack_bytes, job, stop, main)
+        }
+        Err(TryLockError::WouldBlock) => with_scoped_threads(helpers, stack_bytes, job, stop, main),
     }
 }
 
@@ -151,11 +171,14 @@ impl Pool {
             stop,
             latch: Arc::clone(&latch),
         };
-        // SAFETY: the job only has to outlive its tasks. Every task counts the latch down
-        // when it is dropped (run, panicked or undelivered), and `_finish` waits for the
-        // latch to reach zero before this function returns or unwinds, so no helper touches
-        // `job` (or what it borrows) after the borrow ends.
-        let job: Job<'static> = unsafe { std::mem::transmute::<Job<'_>, Job<'static>>(job) };
+        // The job only has to outlive its tasks: every task counts the latch down when it is
+        // dropped (run, panicked or undelivered), and `_finish` waits for the latch to reach
+        // zero before this function returns or unwinds, so no helper touches `job` (or what
+        // it borrows) after the borrow ends.
+        let job: *const (dyn Fn(usize) + Sync + '_) = job;
+        // SAFETY: only the lifetime bound of the trait object changes (same layout); the
+        // pointer is dereferenced only while `job` is borrowed, as said above.
+        let job: *const (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(job) };
         for (offset, helper) in self.helpers.iter().take(count).enumerate() {
             // An undelivered task comes back in the error and is dropped: the latch counts it.
             let _ = helper.send(Task {
@@ -297,5 +320,36 @@ mod tests {
         inner.sort_unstable();
         assert_eq!(inner, vec![1, 2]);
         assert_eq!(outer_ran.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_panic_in_the_main_part_stops_and_waits_for_the_helpers_and_the_pool_recovers() {
+        let stop = AtomicBool::new(false);
+        let finished = AtomicUsize::new(0);
+        let job = |_: usize| {
+            while !stop.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            finished.fetch_add(1, Ordering::SeqCst);
+        };
+        let raise = || stop.store(true, Ordering::SeqCst);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            with_helpers(2, 1 << 20, &job, &raise, || {
+                panic!("the main part panics on purpose")
+            })
+        }));
+        assert!(outcome.is_err());
+        assert_eq!(
+            finished.load(Ordering::SeqCst),
+            2,
+            "helpers done before unwinding on"
+        );
+        // The (possibly poisoned) global pool still serves.
+        let ran = AtomicUsize::new(0);
+        let count = |_: usize| {
+            ran.fetch_add(1, Ordering::SeqCst);
+        };
+        with_helpers(3, 1 << 20, &count, &|| {}, || ());
+        assert_eq!(ran.load(Ordering::SeqCst), 3);
     }
 }
