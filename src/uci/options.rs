@@ -207,6 +207,7 @@ impl Options {
                     }
                     "Threads" => {
                         self.threads = value as usize;
+                        warn_if_oversubscribed(self.threads, &mut messages);
                         Effect::Threads
                     }
                     "MultiPV" => {
@@ -295,6 +296,20 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
 
 /// Limits a Hash request to half of the memory this process may still use, so that a large
 /// value cannot get the engine killed for lack of memory.
+/// More search threads than logical CPUs take turns on them: the search then notices `stop`
+/// and the clock late (256 threads on 2 CPUs overran `go movetime 300` by 0.4 s). The count
+/// is kept - it is the user's to choose - but the user is told.
+fn warn_if_oversubscribed(threads: usize, messages: &mut Vec<String>) {
+    if let Ok(cpus) = std::thread::available_parallelism()
+        && threads > cpus.get()
+    {
+        messages.push(format!(
+            "option Threads: {threads} is more than the {cpus} logical CPUs here; the threads \
+             take turns, which delays stop and the time checks (the more so, the more threads)"
+        ));
+    }
+}
+
 fn clamp_hash_to_memory(requested: usize, messages: &mut Vec<String>) -> usize {
     match available_memory_mib() {
         Some(available) if requested > (available / 2).max(1) => {
@@ -422,5 +437,21 @@ mod tests {
         assert!(lines.contains(&"option name Clear Hash type button".into()));
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".into()));
         assert_eq!(lines.len(), DECLARATIONS.len());
+    }
+
+    #[test]
+    fn more_threads_than_cpus_are_kept_with_a_warning() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut options = Options::default();
+        let change = options.set("Threads", Some(&cpus.to_string())).unwrap();
+        assert!(change.messages.is_empty(), "{:?}", change.messages);
+        let more = (cpus + 1).min(MAX_THREADS as usize);
+        if more > cpus {
+            let change = options.set("Threads", Some(&more.to_string())).unwrap();
+            assert_eq!(options.threads, more);
+            assert_eq!(change.effect, Effect::Threads);
+            assert_eq!(change.messages.len(), 1);
+            assert!(change.messages[0].contains("logical CPUs"));
+        }
     }
 }
