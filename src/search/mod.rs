@@ -347,7 +347,7 @@ impl Search<'_> {
     /// last is the limit): they run ahead of the main thread and reach the limit sooner, and
     /// the threads do not all search the same tree at the same depth. (Measured against odd
     /// helpers searching every depth one ply ahead: time to depth 12, 13 and 14 with two
-    /// threads, median per position, 1.39 / 1.50 / 1.46 -> 1.47 / 1.60 / 1.62.) All threads
+    /// threads, median per position, 1.39 / 1.35 / 1.46 -> 1.47 / 1.52 / 1.62.) All threads
     /// put off the moves another thread is searching (`abdada.rs`). Each completed iteration
     /// is offered to the main thread, which plays the deepest one; a helper that completes
     /// the `go depth` limit ends the search. Returns its counters.

@@ -88,22 +88,26 @@ impl Pool {
     fn grow(&mut self, count: usize, stack_bytes: usize) {
         while self.helpers.len() < count {
             let (sender, receiver) = mpsc::channel::<Task>();
-            let started = std::thread::Builder::new()
-                .name(format!("helper {}", self.helpers.len() + 1))
-                .stack_size(stack_bytes)
-                .spawn(move || {
-                    // Runs until the pool drops the sender (`retain`).
-                    while let Ok(task) = receiver.recv() {
-                        // A panic ends this job only; the thread stays for the next one.
-                        let _ = catch_unwind(AssertUnwindSafe(|| task.run()));
-                    }
-                });
+            let started = helper_thread(self.helpers.len() + 1, stack_bytes).spawn(move || {
+                // Runs until the pool drops the sender (`retain`).
+                while let Ok(task) = receiver.recv() {
+                    // A panic ends this job only; the thread stays for the next one.
+                    let _ = catch_unwind(AssertUnwindSafe(|| task.run()));
+                }
+            });
             if started.is_err() {
                 break;
             }
             self.helpers.push(sender);
         }
     }
+}
+
+/// How a helper thread is started, in the pool or for one search.
+fn helper_thread(index: usize, stack_bytes: usize) -> std::thread::Builder {
+    std::thread::Builder::new()
+        .name(format!("helper {index}"))
+        .stack_size(stack_bytes)
 }
 
 fn pool() -> &'static Mutex<Pool> {
@@ -202,10 +206,7 @@ fn with_scoped_threads<R>(
 ) -> R {
     std::thread::scope(|scope| {
         for index in 1..=helpers {
-            let started = std::thread::Builder::new()
-                .name(format!("helper {index}"))
-                .stack_size(stack_bytes)
-                .spawn_scoped(scope, move || job(index));
+            let started = helper_thread(index, stack_bytes).spawn_scoped(scope, move || job(index));
             if started.is_err() {
                 break;
             }
