@@ -285,6 +285,27 @@ fn two_threads_defer_moves_and_return_the_exact_value() {
     assert!(deferred > 0, "the threads never met");
 }
 
+/// With several threads an exact table entry may answer a PV node (`alphabeta.rs`, step 5),
+/// which single-threaded search never allows. A perpetual check must still be seen as one:
+/// White, a queen and two rooks down, draws by 1. Qe8+ Kh7 2. Qh5+ Kg8 3. Qe8+, and every
+/// other move loses.
+#[test]
+fn two_threads_still_see_a_perpetual_check() {
+    let pos = Position::from_fen("6k1/6p1/8/8/1rr5/8/1q4PP/4Q2K w - - 0 1", false).unwrap();
+    for threads in [1, 2] {
+        let config = SearchConfig {
+            threads,
+            ..engine_config()
+        };
+        for _ in 0..3 {
+            let result = search_with(&pos, &[], &config, &Limits::depth(12));
+            assert_eq!(result.score, DRAW, "{threads} threads");
+            let mv = Position::uci(result.best_move.unwrap(), pos.castling_mode());
+            assert_eq!(mv, "e1e8", "{threads} threads");
+        }
+    }
+}
+
 /// The same with the engine as it plays (table, selective search): two threads still prove
 /// the composed mates with the right distance.
 #[test]
