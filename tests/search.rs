@@ -285,6 +285,29 @@ fn two_threads_defer_moves_and_return_the_exact_value() {
     assert!(deferred > 0, "the threads never met");
 }
 
+/// A thread gives up an iteration once another has completed one as deep (the main thread
+/// then plays on from the helper's line). It must happen, and the search must still end on
+/// the requested depth with a legal move, the line reported and the one played agreeing.
+#[test]
+fn two_threads_take_over_each_others_iterations_and_reach_the_depth() {
+    let config = SearchConfig {
+        threads: 2,
+        ..engine_config()
+    };
+    let mut superseded = 0;
+    for pos in random_positions(12, 0x5EED_0003) {
+        for _ in 0..2 {
+            let result = search_with(&pos, &[], &config, &Limits::depth(10));
+            assert_eq!(result.depth, 10, "{}", pos.fen());
+            let mv = result.best_move.expect("a move");
+            assert!(pos.legal_moves().contains(&mv), "{}", pos.fen());
+            assert_eq!(result.report.pv.first(), Some(&mv));
+            superseded += result.stats.superseded;
+        }
+    }
+    assert!(superseded > 0, "no iteration was ever taken over");
+}
+
 /// With several threads an exact table entry may answer a PV node (`alphabeta.rs`, step 5),
 /// which single-threaded search never allows. A perpetual check must still be seen as one:
 /// White, a queen and two rooks down, draws by 1. Qe8+ Kh7 2. Qh5+ Kg8 3. Qe8+, and every

@@ -350,7 +350,9 @@ impl Search<'_> {
     /// threads, median per position, 1.39 / 1.35 / 1.46 -> 1.47 / 1.52 / 1.62.) All threads
     /// put off the moves another thread is searching (`abdada.rs`). Each completed iteration
     /// is offered to the main thread, which plays the deepest one; a helper that completes
-    /// the `go depth` limit ends the search. Returns its counters.
+    /// the `go depth` limit ends the search. A thread gives up an iteration (or skips it)
+    /// once another has completed one at least as deep, and goes on deeper. Returns its
+    /// counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
         let mut worker = Worker::new(self, shared, false, time::Deadlines::default());
         let max_depth = self.max_depth();
@@ -358,7 +360,17 @@ impl Search<'_> {
         let first = 1 + (max_depth - 1) % step;
         let mut previous = None;
         for depth in (first..=max_depth).step_by(step as usize) {
+            if shared.completed_depth.load(Ordering::Relaxed) >= depth {
+                continue;
+            }
+            worker.skippable_depth = if self.config.multipv <= 1 { depth } else { 0 };
             let (score, bound) = worker.iteration(depth as i32, 0, previous);
+            if worker.superseded {
+                worker.aborted = false;
+                worker.superseded = false;
+                worker.stats.superseded += 1;
+                continue;
+            }
             if worker.aborted {
                 break;
             }
@@ -384,6 +396,10 @@ impl Search<'_> {
 
     /// Iterative deepening: depth 1, 2, ... until a limit says stop. Each iteration searches
     /// the MultiPV lines one after the other, each among the root moves the better lines left.
+    /// With several threads (MultiPV 1), an iteration a helper completes first is taken over
+    /// from it: the main thread reports the helper's line and goes on one ply deeper (time to
+    /// depth 13 with two threads, 2-thread times against the search without it, 20 rounds:
+    /// 1.6% shorter in median per position, 4.6% in total).
     fn iterate(&self, worker: &mut Worker, report: &mut dyn FnMut(&Report)) -> SearchResult {
         let max_depth = self.max_depth();
         let first_depth = if self.config.iterative_deepening {
@@ -395,15 +411,46 @@ impl Search<'_> {
         let mut completed: Vec<Report> = Vec::new();
         let mut previous_scores: Vec<Option<Value>> = vec![None; lines];
         let mut completed_depth = 0;
-        for depth in first_depth..=max_depth {
+        let skipping = lines == 1 && worker.shared.searching.is_on();
+        let mut depth = first_depth;
+        while depth <= max_depth {
+            worker.skippable_depth = if skipping { depth } else { 0 };
+            if skipping && worker.shared.completed_depth.load(Ordering::Relaxed) >= depth {
+                // Already done by a helper: not even started.
+                worker.aborted = true;
+                worker.superseded = true;
+            }
             let mut reports = Vec::with_capacity(lines);
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+                if worker.aborted {
+                    break;
+                }
                 let (score, bound) = worker.iteration(depth as i32, pv_index, *previous);
                 if worker.aborted {
                     break;
                 }
                 *previous = Some(score);
                 reports.push((score, bound));
+            }
+            // Another thread completed this depth (or a deeper one): play on from its line
+            // rather than finish the same work. (The line is always there: `offer` publishes
+            // the depth and the line under one lock; without it, this ends like a stop.)
+            if worker.superseded
+                && let Some(mut line) = worker.shared.deeper_than(completed_depth)
+            {
+                worker.aborted = false;
+                worker.superseded = false;
+                worker.stats.superseded += 1;
+                worker.adopt(&mut line);
+                previous_scores[0] = Some(line.score);
+                completed_depth = line.depth;
+                depth = line.depth + 1;
+                report(&line);
+                completed = vec![line];
+                if self.should_stop_after_iteration(worker, completed_depth, completed[0].score) {
+                    break;
+                }
+                continue;
             }
             if worker.aborted {
                 // Lines finished at this depth replace their older selves. If even the first
@@ -448,15 +495,20 @@ impl Search<'_> {
             for line in &completed {
                 report(line);
             }
+            if skipping {
+                worker.shared.offer(completed[0].clone());
+            }
             if self.should_stop_after_iteration(worker, depth, completed[0].score) {
                 break;
             }
+            depth += 1;
         }
         // A helper that completed a deeper iteration than the main thread (it skips depths,
         // or the main thread was stopped mid-iteration) has the better move.
         if lines == 1
-            && let Some(line) = worker.shared.deeper_than(completed_depth)
+            && let Some(mut line) = worker.shared.deeper_than(completed_depth)
         {
+            worker.refresh(&mut line);
             report(&line);
             completed = vec![line];
         }

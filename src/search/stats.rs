@@ -29,6 +29,8 @@ pub struct Stats {
     pub tt_cutoffs: u64,
     /// Moves put off because another thread was searching them (Lazy SMP, `abdada.rs`).
     pub deferred: u64,
+    /// Iterations given up because another thread completed one at least as deep (Lazy SMP).
+    pub superseded: u64,
 }
 
 impl Stats {
@@ -63,6 +65,7 @@ impl AddAssign for Stats {
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
         self.deferred += other.deferred;
+        self.superseded += other.superseded;
     }
 }
 

@@ -5,7 +5,7 @@
 //! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use arrayvec::ArrayVec;
@@ -56,16 +56,19 @@ pub(super) struct Ply {
 pub(super) const NULL_MOVE: PackedMove = 63 | (63 << 6);
 
 /// What the threads of one search share besides the table: the signal that the main thread
-/// is done, the node count of all threads, and the deepest line a helper completed.
+/// is done, the node count of all threads, and the deepest line a thread completed.
 #[derive(Default)]
 pub(super) struct Shared {
     /// Raised by the main thread when it stops: helper threads stop too.
     pub helpers_stop: AtomicBool,
     /// Nodes searched by all threads, published every poll interval.
     pub nodes: AtomicU64,
-    /// The deepest iteration a helper completed with an exact score (MultiPV 1 only): the
+    /// The deepest iteration a thread completed with an exact score (MultiPV 1 only): the
     /// main thread plays it when it is deeper than its own last completed iteration.
     pub deepest: Mutex<Option<Report>>,
+    /// The depth of `deepest` (0 for none), read at every poll: a thread whose iteration is
+    /// no deeper gives it up (`Worker::poll_abort`).
+    pub completed_depth: AtomicU32,
     /// Raised when a helper completes the `go depth` limit: the main thread stops then too,
     /// and plays that helper's line.
     pub depth_reached: AtomicBool,
@@ -82,15 +85,16 @@ impl Shared {
         }
     }
 
-    /// Keeps `report` if it is deeper than the deepest helper line so far.
+    /// Keeps `report` if it is deeper than the deepest completed line so far.
     pub fn offer(&self, report: Report) {
         let mut deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
         if deepest.as_ref().is_none_or(|d| report.depth > d.depth) {
+            self.completed_depth.store(report.depth, Ordering::Relaxed);
             *deepest = Some(report);
         }
     }
 
-    /// The deepest helper line, if it is deeper than `depth`.
+    /// The deepest completed line, if it is deeper than `depth`.
     pub fn deeper_than(&self, depth: u32) -> Option<Report> {
         let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
         deepest.as_ref().filter(|d| d.depth > depth).cloned()
@@ -145,6 +149,12 @@ pub(super) struct Worker<'a> {
     pub(super) seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     pub(super) iteration_has_pv: bool,
+    /// The depth of the current iteration when another thread's completed iteration may
+    /// supersede it (several threads, MultiPV 1); 0 otherwise.
+    pub(super) skippable_depth: u32,
+    /// Set with `aborted` when the iteration was given up because another thread completed
+    /// one at least as deep: the thread goes on deeper, the search is not over.
+    pub(super) superseded: bool,
     pub(super) next_poll: u64,
 }
 
@@ -207,6 +217,8 @@ impl<'a> Worker<'a> {
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             seldepth: 0,
             iteration_has_pv: false,
+            skippable_depth: 0,
+            superseded: false,
             next_poll: POLL_INTERVAL,
         }
     }
@@ -253,7 +265,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Counts towards the next poll; when due, publishes the node count and checks stop,
-    /// time and node limits (helpers stop when the main thread does).
+    /// time and node limits (helpers stop when the main thread does), and whether another
+    /// thread has completed an iteration as deep as this one (`superseded`).
     #[inline]
     pub(super) fn poll_abort(&mut self) -> bool {
         if self.aborted {
@@ -282,6 +295,13 @@ impl<'a> Worker<'a> {
         } else {
             self.shared.helpers_stop.load(Ordering::Relaxed) || self.search.control.is_stopped()
         };
+        if !self.aborted
+            && self.skippable_depth > 0
+            && self.shared.completed_depth.load(Ordering::Relaxed) >= self.skippable_depth
+        {
+            self.aborted = true;
+            self.superseded = true;
+        }
         self.aborted
     }
 
@@ -326,6 +346,31 @@ impl<'a> Worker<'a> {
             hashfull: self.search.tt.hashfull(),
             pv: self.legal_line(&self.root_moves[pv_index].pv),
         }
+    }
+
+    /// Brings another thread's line up to now: its node count, time and table fill are those
+    /// of when it was completed, maybe before this thread's last report.
+    pub(super) fn refresh(&self, line: &mut Report) {
+        line.nodes = self.total_nodes();
+        line.elapsed = self.search.control.elapsed();
+        line.hashfull = self.search.tt.hashfull();
+    }
+
+    /// Takes another thread's completed line as this thread's last iteration: its move goes
+    /// first at the root, with its score and PV, for the next iteration to start from.
+    pub(super) fn adopt(&mut self, line: &mut Report) {
+        self.refresh(line);
+        let Some(index) = line
+            .pv
+            .first()
+            .and_then(|mv| self.root_moves.iter().position(|r| r.mv == *mv))
+        else {
+            return;
+        };
+        self.root_moves[..=index].rotate_right(1);
+        let best = &mut self.root_moves[0];
+        best.score = line.score;
+        best.pv = line.pv.iter().copied().take(MAX_PLY).collect();
     }
 
     /// The report of an iteration cut short after a root move raised alpha for the first line.
