@@ -308,8 +308,8 @@ fn two_threads_take_over_each_others_iterations_and_reach_the_depth() {
     assert!(superseded > 0, "no iteration was ever taken over");
 }
 
-/// With several threads an exact table entry may answer a PV node (`alphabeta.rs`, step 5),
-/// which single-threaded search never allows. A perpetual check must still be seen as one:
+/// Threads share the table, take over each other's iterations and put off each other's
+/// moves; none of it may hide a repetition. A perpetual check must still be seen as one:
 /// White, a queen and two rooks down, draws by 1. Qe8+ Kh7 2. Qh5+ Kg8 3. Qe8+, and every
 /// other move loses.
 #[test]

@@ -360,15 +360,13 @@ impl Search<'_> {
         let first = 1 + (max_depth - 1) % step;
         let mut previous = None;
         for depth in (first..=max_depth).step_by(step as usize) {
-            if shared.completed_depth.load(Ordering::Relaxed) >= depth {
+            if shared.has_completed(depth) {
                 continue;
             }
             worker.skippable_depth = if self.config.multipv <= 1 { depth } else { 0 };
             let (score, bound) = worker.iteration(depth as i32, 0, previous);
             if worker.superseded {
-                worker.aborted = false;
-                worker.superseded = false;
-                worker.stats.superseded += 1;
+                worker.resume_after_superseded();
                 continue;
             }
             if worker.aborted {
@@ -415,7 +413,7 @@ impl Search<'_> {
         let mut depth = first_depth;
         while depth <= max_depth {
             worker.skippable_depth = if skipping { depth } else { 0 };
-            if skipping && worker.shared.completed_depth.load(Ordering::Relaxed) >= depth {
+            if skipping && worker.shared.has_completed(depth) {
                 // Already done by a helper: not even started.
                 worker.aborted = true;
                 worker.superseded = true;
@@ -438,9 +436,7 @@ impl Search<'_> {
             if worker.superseded
                 && let Some(mut line) = worker.shared.deeper_than(completed_depth)
             {
-                worker.aborted = false;
-                worker.superseded = false;
-                worker.stats.superseded += 1;
+                worker.resume_after_superseded();
                 worker.adopt(&mut line);
                 previous_scores[0] = Some(line.score);
                 completed_depth = line.depth;

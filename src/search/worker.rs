@@ -94,6 +94,11 @@ impl Shared {
         }
     }
 
+    /// Whether some thread has completed an iteration of `depth` or deeper.
+    pub fn has_completed(&self, depth: u32) -> bool {
+        self.completed_depth.load(Ordering::Relaxed) >= depth
+    }
+
     /// The deepest completed line, if it is deeper than `depth`.
     pub fn deeper_than(&self, depth: u32) -> Option<Report> {
         let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
@@ -297,7 +302,7 @@ impl<'a> Worker<'a> {
         };
         if !self.aborted
             && self.skippable_depth > 0
-            && self.shared.completed_depth.load(Ordering::Relaxed) >= self.skippable_depth
+            && self.shared.has_completed(self.skippable_depth)
         {
             self.aborted = true;
             self.superseded = true;
@@ -346,6 +351,13 @@ impl<'a> Worker<'a> {
             hashfull: self.search.tt.hashfull(),
             pv: self.legal_line(&self.root_moves[pv_index].pv),
         }
+    }
+
+    /// After an iteration was superseded: the thread searches on (deeper), counting it.
+    pub(super) fn resume_after_superseded(&mut self) {
+        self.aborted = false;
+        self.superseded = false;
+        self.stats.superseded += 1;
     }
 
     /// Brings another thread's line up to now: its node count, time and table fill are those
