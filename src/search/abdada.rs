@@ -2,11 +2,15 @@
 //! can put off a move another thread is already busy with (the deferral of ABDADA, in the
 //! simplified form of Tom Kerrigan: a small table of keys, no change to the hash table).
 //!
-//! A thread marks the child it is about to search (deep enough nodes only), and unmarks it when
-//! it comes back. Another thread reaching the same child as a later move of a node puts it
-//! at the end of that node's move list: by the time it comes back to it, the first thread has
-//! usually stored the result in the shared table. The threads spread over different subtrees
-//! instead of searching the same one side by side, which is the cost of plain Lazy SMP.
+//! A thread marks the child it is about to search as a later move (not the first, which every
+//! thread searches: it sets the bound for the rest), deep enough nodes only, and unmarks it
+//! when it comes back, or as soon as its null-window search shows it beats the best move so
+//! far: a new best move is worth every thread's help in its full-window search (note 5.2 of
+//! Kerrigan's pseudocode). Another thread reaching the same child as a later move of a node
+//! puts it at the end of that node's move list: by the time it comes back to it, the first
+//! thread has usually stored the result in the shared table. The threads spread over
+//! different subtrees instead of searching the same one side by side, which is the cost of
+//! plain Lazy SMP.
 //! The table is only a hint: a lost mark (full slot, overwritten slot) costs a little
 //! duplicated work, never a wrong result. With one thread it is empty and nothing is deferred,
 //! so single-threaded search (and the bench signature) is unchanged.
@@ -120,9 +124,16 @@ mod tests {
     use crate::search::tt::TranspositionTable;
     use crate::search::worker::{Shared, Worker};
     use crate::search::{Limits, Search, SearchConfig, SearchControl};
+    use shakmaty::Move;
 
-    /// Searches `fen` to `depth` on one worker whose `Shared` is given, with a fresh table.
-    fn search_value(fen: &str, depth: u32, shared: &Shared, config: &SearchConfig) -> (i32, u64) {
+    /// Searches `fen` to `depth` on one worker whose `Shared` is given, with a fresh table:
+    /// the value, the moves put off, the best move.
+    fn search_value(
+        fen: &str,
+        depth: u32,
+        shared: &Shared,
+        config: &SearchConfig,
+    ) -> (i32, u64, Move) {
         let position = Position::from_fen(fen, false).unwrap();
         let limits = Limits::depth(depth);
         let tt = TranspositionTable::new(1);
@@ -138,7 +149,7 @@ mod tests {
         };
         let mut worker = Worker::new(&search, shared, true, Deadlines::default());
         let (score, _) = worker.iteration(depth as i32, 0, None);
-        (score, worker.stats.deferred)
+        (score, worker.stats.deferred, worker.root_moves[0].mv)
     }
 
     /// A pretend second thread is busy with every child and grandchild of the root: the
@@ -159,7 +170,7 @@ mod tests {
         };
         for depth in [3, 4] {
             for fen in fens {
-                let (reference, none) = search_value(fen, depth, &Shared::new(1), &config);
+                let (reference, none, _) = search_value(fen, depth, &Shared::new(1), &config);
                 assert_eq!(none, 0);
                 let busy = Shared::new(64);
                 let root = Position::from_fen(fen, false).unwrap();
@@ -172,11 +183,41 @@ mod tests {
                         let _ = busy.searching.mark(child.play(reply).key());
                     }
                 }
-                let (value, deferred) = search_value(fen, depth, &busy, &config);
+                let (value, deferred, _) = search_value(fen, depth, &busy, &config);
                 assert_eq!(value, reference, "{fen} depth {depth}");
                 assert!(deferred >= children - 1, "{fen}: {deferred} deferred");
             }
         }
+    }
+
+    /// A search leaves the table as it found it: every mark it made is gone (those taken off
+    /// early, before a new best move's full-window search, too), and every mark of the
+    /// pretend other thread is still there.
+    #[test]
+    fn a_search_removes_its_own_marks_and_no_one_elses() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let config = SearchConfig::default();
+        let (_, _, best) = search_value(fen, 6, &Shared::new(2), &config);
+        // The pretend other thread is busy with every reply to the best move.
+        let shared = Shared::new(2);
+        let child = Position::from_fen(fen, false).unwrap().play(best);
+        let mut others = Vec::new();
+        for reply in child.legal_moves() {
+            let key = child.play(reply).key();
+            if shared.searching.mark(key).is_some() {
+                others.push(key);
+            }
+        }
+        assert!(others.len() >= 4);
+        let (_, deferred, _) = search_value(fen, 6, &shared, &config);
+        assert!(deferred > 0, "the pretend marks were seen");
+        let mut left: Vec<u64> = (shared.searching.slots.iter())
+            .map(|slot| slot.load(Ordering::Relaxed))
+            .filter(|&key| key != 0)
+            .collect();
+        left.sort_unstable();
+        others.sort_unstable();
+        assert_eq!(left, others);
     }
 
     #[test]

@@ -263,9 +263,12 @@ impl Worker<'_> {
                 continue;
             }
 
-            // Never the first move (it sets the bound for the rest), never twice.
-            let may_defer = !revisiting && searched > 0 && !deferred.is_full();
-            let mark = match defer.then(|| self.shared.searching.claim(child.key(), may_defer)) {
+            // The first move is neither put off nor marked: every thread searches it (it sets
+            // the bound for the rest). The others are put off at most once.
+            let may_defer = !revisiting && !deferred.is_full();
+            let mut mark = match (defer && searched > 0)
+                .then(|| self.shared.searching.claim(child.key(), may_defer))
+            {
                 Some(Claim::Defer) => {
                     deferred.push(mv);
                     self.stats.deferred += 1;
@@ -316,6 +319,8 @@ impl Worker<'_> {
                     score = -self.negamax(&child, new_depth, lo, hi, ply + 1, !cut_node);
                 }
                 if features.pvs && score > alpha && score < beta && !self.aborted {
+                    // A new best move: let the other threads join its full-window search.
+                    self.shared.searching.unmark(mark.take());
                     score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
                 }
                 score

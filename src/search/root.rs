@@ -109,8 +109,10 @@ impl Worker<'_> {
             };
             let mv = self.root_moves[index].mv;
             let child = root.play(mv);
-            let may_defer = !revisiting && index > pv_index;
-            let mark = match defer.then(|| self.shared.searching.claim(child.key(), may_defer)) {
+            let may_defer = !revisiting;
+            let mut mark = match (defer && index > pv_index)
+                .then(|| self.shared.searching.claim(child.key(), may_defer))
+            {
                 Some(Claim::Defer) => {
                     deferred.push(mv);
                     self.stats.deferred += 1;
@@ -130,6 +132,7 @@ impl Worker<'_> {
             } else {
                 let mut score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, true);
                 if score > alpha && score < beta && !self.aborted {
+                    self.shared.searching.unmark(mark.take());
                     score = -self.negamax(&child, new_depth, -beta, -alpha, 1, false);
                 }
                 score
