@@ -30,7 +30,8 @@ enum Tool {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Time to depth instead of the signature: each position searched with one thread and
-        /// at once with --threads N (at least 2), this many rounds; prints the median speed-up.
+        /// at once with --threads N (at least 2), this many rounds; prints the median speed-up
+        /// and a bootstrap interval for it.
         #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=100))]
         speedup: Option<u32>,
     },

@@ -97,7 +97,8 @@ fn bench_inside_the_uci_loop_gives_the_command_line_signature() {
 }
 
 /// `--speedup` (time to depth, one thread against N) searches every position with a legal
-/// move on both sides and ends with the median speed-up; it refuses one thread.
+/// move on both sides and ends with the median speed-up and its bootstrap interval; it
+/// refuses one thread.
 #[test]
 fn speedup_compares_threads_position_by_position() {
     let output = Command::new(env!("CARGO_BIN_EXE_brudno"))
@@ -115,13 +116,29 @@ fn speedup_compares_threads_position_by_position() {
         "50 bench positions less the two without a move:\n{text}"
     );
     assert_eq!(text.lines().filter(|l| l.starts_with("round ")).count(), 2);
-    let last = text.lines().last().unwrap_or_default();
-    let median: f64 = last
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("median speed-up per position "))
+        .unwrap_or_else(|| panic!("no summary:\n{text}"));
+    let median: f64 = summary
         .strip_prefix("median speed-up per position ")
         .and_then(|rest| rest.split(',').next())
         .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("no summary: {last}"));
+        .unwrap_or_else(|| panic!("no median: {summary}"));
     assert!(median > 0.0);
+    // The last line bounds the median by a bootstrap interval over the rounds.
+    let last = text.lines().last().unwrap_or_default();
+    let bounds: Vec<f64> = last
+        .rsplit(": ")
+        .next()
+        .unwrap_or_default()
+        .split(" to ")
+        .filter_map(|number| number.parse().ok())
+        .collect();
+    assert!(
+        bounds.len() == 2 && bounds[0] <= median && median <= bounds[1],
+        "interval {last} around {median}"
+    );
 
     let refused = Command::new(env!("CARGO_BIN_EXE_brudno"))
         .args(["bench", "3", "--speedup", "1"])

@@ -115,6 +115,9 @@ fn search_fresh(
 pub struct Speedup {
     /// Median over the positions of each position's median time ratio (one thread / N).
     pub median: f64,
+    /// 95% bootstrap interval of `median` (`median_interval`): how precisely the rounds
+    /// pinned it down.
+    pub interval: (f64, f64),
     /// Total one-thread time over total N-thread time (per-position medians summed).
     pub total: f64,
     /// N-thread nodes over one-thread nodes, totals.
@@ -172,8 +175,13 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
             *n2 as f64 / (*n1).max(1) as f64
         ));
     }
+    let times: Vec<(Vec<f64>, Vec<f64>)> = samples
+        .iter()
+        .map(|(one, many, _, _)| (one.clone(), many.clone()))
+        .collect();
     let result = Speedup {
         median: median(&mut ratios),
+        interval: median_interval(&times, BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED),
         total: one_sum / many_sum.max(1e-9),
         nodes: many_nodes as f64 / one_nodes.max(1) as f64,
     };
@@ -186,7 +194,65 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         "median speed-up per position {:.3}, total {:.3}, nodes x{:.3}",
         result.median, result.total, result.nodes
     ));
+    out(&format!(
+        "95% interval of the median speed-up (bootstrap over the rounds): {:.3} to {:.3}",
+        result.interval.0, result.interval.1
+    ));
     result
+}
+
+/// Bootstrap replicates behind `Speedup::interval`.
+const BOOTSTRAP_REPLICATES: usize = 1000;
+/// Fixed seed: the same times give the same interval.
+const BOOTSTRAP_SEED: u64 = 0x00b5_0d00_1963;
+
+/// The statistic `speedup` reports, from each position's one-thread and N-thread times: the
+/// median over positions of the ratio of the position's median times.
+fn median_speedup(times: &[(Vec<f64>, Vec<f64>)]) -> f64 {
+    let mut ratios: Vec<f64> = times
+        .iter()
+        .map(|(one, many)| median(&mut one.clone()) / median(&mut many.clone()).max(1e-9))
+        .collect();
+    median(&mut ratios)
+}
+
+/// A 95% percentile-bootstrap interval of `median_speedup`: each position's one-thread and
+/// N-thread times are drawn again with replacement, `replicates` times. It measures how
+/// well the rounds pin the statistic down for these positions on this machine in this
+/// hour; it cannot see the machine changing between runs.
+fn median_interval(times: &[(Vec<f64>, Vec<f64>)], replicates: usize, seed: u64) -> (f64, f64) {
+    let mut rng = SplitMix64(seed);
+    let mut draw = |values: &[f64]| -> Vec<f64> {
+        (0..values.len())
+            .map(|_| values[(rng.next() % values.len() as u64) as usize])
+            .collect()
+    };
+    let mut estimates: Vec<f64> = (0..replicates.max(1))
+        .map(|_| {
+            let resampled: Vec<(Vec<f64>, Vec<f64>)> = times
+                .iter()
+                .filter(|(one, many)| !one.is_empty() && !many.is_empty())
+                .map(|(one, many)| (draw(one), draw(many)))
+                .collect();
+            median_speedup(&resampled)
+        })
+        .collect();
+    estimates.sort_by(f64::total_cmp);
+    let at = |q: f64| estimates[((estimates.len() - 1) as f64 * q).round() as usize];
+    (at(0.025), at(0.975))
+}
+
+/// A small deterministic generator for the bootstrap (Steele, Lea and Flood's SplitMix64).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
 }
 
 /// The median of `values` (sorted in place); 0 for none.
@@ -215,6 +281,31 @@ mod tests {
         for record in &records {
             assert!(record.position().is_ok(), "{}", record.id());
         }
+    }
+
+    #[test]
+    fn the_interval_collapses_on_steady_times_and_widens_on_scattered_ones() {
+        // Three positions, ten rounds: 1-thread 30 ms, N-thread 20 ms, every round.
+        let steady: Vec<(Vec<f64>, Vec<f64>)> =
+            (0..3).map(|_| (vec![30.0; 10], vec![20.0; 10])).collect();
+        assert_eq!(median_speedup(&steady), 1.5);
+        assert_eq!(median_interval(&steady, 200, 7), (1.5, 1.5));
+        // The N-thread times now fall in two modes, 15 and 25 ms, half the rounds each.
+        let split = |n: usize| {
+            (
+                vec![30.0; n],
+                (0..n)
+                    .map(|i| if i % 2 == 0 { 15.0 } else { 25.0 })
+                    .collect(),
+            )
+        };
+        let scattered: Vec<(Vec<f64>, Vec<f64>)> = (0..3).map(|_| split(10)).collect();
+        let estimate = median_speedup(&scattered);
+        let (low, high) = median_interval(&scattered, 200, 7);
+        assert!(low < estimate && estimate < high, "{low} {estimate} {high}");
+        assert!(low <= 1.25 && high >= 1.9, "{low} {high}");
+        // The same times and seed give the same interval.
+        assert_eq!(median_interval(&scattered, 200, 7), (low, high));
     }
 
     #[test]
