@@ -158,12 +158,10 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         ));
     }
     out("");
-    let mut ratios = Vec::with_capacity(positions.len());
     let (mut one_sum, mut many_sum, mut one_nodes, mut many_nodes) = (0.0, 0.0, 0u64, 0u64);
     for ((id, _), (one, many, n1, n2)) in positions.iter().zip(&mut samples) {
         let (one, many) = (median(one), median(many));
         let ratio = one / many.max(1e-9);
-        ratios.push(ratio);
         one_sum += one;
         many_sum += many;
         one_nodes += *n1;
@@ -180,7 +178,7 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         .map(|(one, many, _, _)| (one.clone(), many.clone()))
         .collect();
     let result = Speedup {
-        median: median(&mut ratios),
+        median: median_speedup(&times),
         interval: median_interval(&times, BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED),
         total: one_sum / many_sum.max(1e-9),
         nodes: many_nodes as f64 / one_nodes.max(1) as f64,
