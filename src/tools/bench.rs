@@ -137,18 +137,19 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         .filter(|(_, p)| !p.legal_moves().is_empty())
         .collect();
     let mut tt = TranspositionTable::new(HASH_MIB);
-    // [position] -> (one-thread times, N-thread times, one-thread nodes, N-thread nodes)
-    let mut samples = vec![(Vec::new(), Vec::new(), 0u64, 0u64); positions.len()];
+    // [position] -> (one-thread times, N-thread times) and (one-thread nodes, N-thread nodes)
+    let mut times = vec![(Vec::new(), Vec::new()); positions.len()];
+    let mut nodes = vec![(0u64, 0u64); positions.len()];
     for round in 1..=rounds.max(1) {
         let mut one_total = 0.0;
         let mut many_total = 0.0;
-        for ((_, position), sample) in positions.iter().zip(&mut samples) {
+        for (((_, position), time), node) in positions.iter().zip(&mut times).zip(&mut nodes) {
             let (one, one_result) = search_fresh(position, depth, 1, &mut tt);
             let (many, many_result) = search_fresh(position, depth, threads, &mut tt);
-            sample.0.push(one.as_secs_f64());
-            sample.1.push(many.as_secs_f64());
-            sample.2 += one_result.stats.nodes;
-            sample.3 += many_result.stats.nodes;
+            time.0.push(one.as_secs_f64());
+            time.1.push(many.as_secs_f64());
+            node.0 += one_result.stats.nodes;
+            node.1 += many_result.stats.nodes;
             one_total += one.as_secs_f64();
             many_total += many.as_secs_f64();
         }
@@ -159,24 +160,19 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
     }
     out("");
     let (mut one_sum, mut many_sum, mut one_nodes, mut many_nodes) = (0.0, 0.0, 0u64, 0u64);
-    for ((id, _), (one, many, n1, n2)) in positions.iter().zip(&mut samples) {
-        let (one, many) = (median(one), median(many));
-        let ratio = one / many.max(1e-9);
+    for (((id, _), (one, many)), &(n1, n2)) in positions.iter().zip(&times).zip(&nodes) {
+        let (ratio, one, many) = position_speedup(one, many);
         one_sum += one;
         many_sum += many;
-        one_nodes += *n1;
-        many_nodes += *n2;
+        one_nodes += n1;
+        many_nodes += n2;
         out(&format!(
             "{id:<22} 1 thread {:>9.2} ms  {threads} threads {:>9.2} ms  speed-up {ratio:>5.2}  nodes x{:.2}",
             one * 1000.0,
             many * 1000.0,
-            *n2 as f64 / (*n1).max(1) as f64
+            n2 as f64 / n1.max(1) as f64
         ));
     }
-    let times: Vec<(Vec<f64>, Vec<f64>)> = samples
-        .iter()
-        .map(|(one, many, _, _)| (one.clone(), many.clone()))
-        .collect();
     let result = Speedup {
         median: median_speedup(&times),
         interval: median_interval(&times, BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED),
@@ -209,9 +205,16 @@ const BOOTSTRAP_SEED: u64 = 0x00b5_0d00_1963;
 fn median_speedup(times: &[(Vec<f64>, Vec<f64>)]) -> f64 {
     let mut ratios: Vec<f64> = times
         .iter()
-        .map(|(one, many)| median(&mut one.clone()) / median(&mut many.clone()).max(1e-9))
+        .map(|(one, many)| position_speedup(one, many).0)
         .collect();
     median(&mut ratios)
+}
+
+/// One position's speed-up from its one-thread and N-thread times: the ratio of the median
+/// times, with those medians.
+fn position_speedup(one: &[f64], many: &[f64]) -> (f64, f64, f64) {
+    let (one, many) = (median(&mut one.to_vec()), median(&mut many.to_vec()));
+    (one / many.max(1e-9), one, many)
 }
 
 /// A 95% percentile-bootstrap interval of `median_speedup`: each position's one-thread and
@@ -229,7 +232,6 @@ fn median_interval(times: &[(Vec<f64>, Vec<f64>)], replicates: usize, seed: u64)
         .map(|_| {
             let resampled: Vec<(Vec<f64>, Vec<f64>)> = times
                 .iter()
-                .filter(|(one, many)| !one.is_empty() && !many.is_empty())
                 .map(|(one, many)| (draw(one), draw(many)))
                 .collect();
             median_speedup(&resampled)
