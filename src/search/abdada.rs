@@ -119,6 +119,7 @@ impl Searching {
 mod tests {
     use super::*;
     use crate::position::Position;
+    use crate::search::observer::Silent;
     use crate::search::ordering::MoveOrder;
     use crate::search::time::Deadlines;
     use crate::search::tt::TranspositionTable;
@@ -147,7 +148,7 @@ mod tests {
             tt: &tt,
             control: &control,
         };
-        let mut worker = Worker::new(&search, shared, true, Deadlines::default());
+        let mut worker = Worker::new(&search, shared, true, Deadlines::default(), Silent);
         let (score, _) = worker.iteration(depth as i32, 0, None);
         (score, worker.stats.deferred, worker.root_moves[0].mv)
     }

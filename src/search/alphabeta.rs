@@ -16,6 +16,7 @@ use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
+use super::observer::{LeafKind, Observer};
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
@@ -24,9 +25,27 @@ use super::worker::{NULL_MOVE, Worker};
 use crate::eval::Value;
 use crate::position::Position;
 
-impl Worker<'_> {
-    /// The negamax alpha-beta search of one node below the root.
+impl<O: Observer> Worker<'_, O> {
+    /// The negamax alpha-beta search of one node below the root, as its observer sees it:
+    /// entered with its window, left with its value.
+    #[inline(always)]
     pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        self.observer.enter(pos, ply, depth, alpha, beta);
+        let value = self.negamax_node(pos, depth, alpha, beta, ply, cut_node);
+        self.observer.leave(ply, value);
+        value
+    }
+
+    /// The steps of a node.
+    fn negamax_node(
         &mut self,
         pos: &Position,
         mut depth: i32,
@@ -51,10 +70,12 @@ impl Worker<'_> {
         // hundredth half-move still counts as a mate.
         if pos.halfmoves() >= 100 && !(pos.is_check() && pos.legal_moves().is_empty()) {
             self.stats.leaves += 1;
+            self.observer.leaf(ply, DRAW, LeafKind::Draw);
             return DRAW;
         }
         if self.is_repetition(pos) || pos.is_insufficient_material() {
             self.stats.leaves += 1;
+            self.observer.leaf(ply, DRAW, LeafKind::Draw);
             return DRAW;
         }
 
@@ -71,11 +92,13 @@ impl Worker<'_> {
         // Step 4. At the horizon, resolve captures (quiescence) or take the static evaluation.
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaves += 1;
-            return if config.quiescence && ply < MAX_PLY - 1 {
+            let value = if config.quiescence && ply < MAX_PLY - 1 {
                 self.quiesce_node(pos, alpha, beta, ply)
             } else {
                 self.evaluate(pos)
             };
+            self.observer.leaf(ply, value, LeafKind::Horizon);
+            return value;
         }
 
         // Step 5. Transposition table: a deep enough stored bound may answer the node outright
@@ -208,7 +231,9 @@ impl Worker<'_> {
                     let legal = pos.legal_moves();
                     if legal.is_empty() {
                         self.stats.leaves += 1;
-                        return if in_check { mated_in(ply) } else { DRAW };
+                        let value = if in_check { mated_in(ply) } else { DRAW };
+                        self.observer.leaf(ply, value, LeafKind::NoMoves);
+                        return value;
                     }
                     self.stats.interior += 1;
                     self.stats.legal_moves += legal.len() as u64;
@@ -335,11 +360,14 @@ impl Worker<'_> {
             if score > best {
                 best = score;
                 best_move = Some(mv);
+                self.observer.improved(ply, score);
                 if score > alpha {
                     alpha = score;
+                    self.observer.alpha_raised(ply, alpha);
                     self.update_pv(ply, mv);
                 }
                 if config.pruning && score >= beta {
+                    self.observer.cutoff(pos, ply, searched);
                     self.stats.cutoffs += 1;
                     if searched == 1 {
                         self.stats.first_move_cutoffs += 1;

@@ -8,6 +8,7 @@
 
 use shakmaty::{Color, Move};
 
+use super::observer::Observer;
 use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical};
 use super::params;
 use super::score::MAX_PLY;
@@ -23,7 +24,7 @@ const KILLER_SECOND: i32 = KILLER_FIRST - 1;
 const COUNTERMOVE: i32 = KILLER_FIRST - 2;
 const BAD_CAPTURE: i32 = -(1 << 24);
 
-impl Worker<'_> {
+impl<O: Observer> Worker<'_, O> {
     /// Orders the moves of a node: hash move, captures (losing ones last when SEE is on),
     /// killers, countermove, then quiet moves by history (or as configured for the lab).
     pub(super) fn order_moves(

@@ -13,6 +13,7 @@ mod abdada;
 mod alphabeta;
 pub mod features;
 mod heuristics;
+pub mod observer;
 pub mod ordering;
 pub mod params;
 pub mod pool;
@@ -33,6 +34,7 @@ use shakmaty::Move;
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 use features::Features;
+use observer::{Observer, Silent};
 use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
@@ -291,8 +293,8 @@ pub struct Search<'a> {
 /// moves the better lines left, but pruning and the table make scores slightly path
 /// dependent, so a later line can come out above an earlier one; a GUI expects them in order.
 /// The root moves, the scores and the aspiration anchors move together.
-fn sort_lines(
-    worker: &mut Worker,
+fn sort_lines<O: Observer>(
+    worker: &mut Worker<O>,
     reports: &mut [(Value, Bound)],
     previous_scores: &mut [Option<Value>],
 ) {
@@ -317,16 +319,27 @@ impl Search<'_> {
     /// With `threads > 1`, helper threads search the same root and share the table (Lazy
     /// SMP); the main thread keeps time, decides and reports, and its stop stops them all.
     pub fn run(&self, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        self.run_observed(Silent, report).0
+    }
+
+    /// Runs the search as `run` does, with `observer` watching the main thread's search
+    /// (`observer.rs`); returns the result and the observer.
+    pub fn run_observed<O: Observer>(
+        &self,
+        observer: O,
+        report: &mut dyn FnMut(&Report),
+    ) -> (SearchResult, O) {
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
         let shared = Shared::new(self.config.threads);
-        let mut worker = Worker::new(self, &shared, true, deadlines);
+        let mut worker = Worker::new(self, &shared, true, deadlines, observer);
         if worker.root_moves.is_empty() {
-            return self.no_legal_move(&worker);
+            return (self.no_legal_move(&worker), worker.observer);
         }
         let helpers = self.config.threads.saturating_sub(1);
         if helpers == 0 {
-            return self.iterate(&mut worker, report);
+            let result = self.iterate(&mut worker, report);
+            return (result, worker.observer);
         }
         let helper_stats = std::sync::Mutex::new(Stats::default());
         let job = |index: usize| {
@@ -339,7 +352,7 @@ impl Search<'_> {
                 self.iterate(&mut worker, report)
             });
         result.stats += helper_stats.into_inner().unwrap_or_else(|p| p.into_inner());
-        result
+        (result, worker.observer)
     }
 
     /// A helper thread: iterative deepening on the same root without reporting, filling the
@@ -354,7 +367,7 @@ impl Search<'_> {
     /// once another has completed one at least as deep, and goes on deeper. Returns its
     /// counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
-        let mut worker = Worker::new(self, shared, false, time::Deadlines::default());
+        let mut worker = Worker::new(self, shared, false, time::Deadlines::default(), Silent);
         let max_depth = self.max_depth();
         let step = if index % 2 == 1 { 2 } else { 1 };
         let first = 1 + (max_depth - 1) % step;
@@ -398,7 +411,11 @@ impl Search<'_> {
     /// from it: the main thread reports the helper's line and goes on one ply deeper (time to
     /// depth 13 with two threads, 2-thread times against the search without it, 20 rounds,
     /// first version: 1.6% shorter in median per position, 4.6% in total).
-    fn iterate(&self, worker: &mut Worker, report: &mut dyn FnMut(&Report)) -> SearchResult {
+    fn iterate<O: Observer>(
+        &self,
+        worker: &mut Worker<O>,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
         let max_depth = self.max_depth();
         let first_depth = if self.config.iterative_deepening {
             1
@@ -419,6 +436,9 @@ impl Search<'_> {
                 worker.superseded = true;
             }
             let mut reports = Vec::with_capacity(lines);
+            if !worker.aborted {
+                worker.observer.iteration(depth);
+            }
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
                 if worker.aborted {
                     break;
@@ -515,7 +535,12 @@ impl Search<'_> {
     }
 
     /// Whether to stop between iterations: soft deadline, mate limit, proven mate, forced move.
-    fn should_stop_after_iteration(&self, worker: &Worker, depth: u32, score: Value) -> bool {
+    fn should_stop_after_iteration<O: Observer>(
+        &self,
+        worker: &Worker<O>,
+        depth: u32,
+        score: Value,
+    ) -> bool {
         if let Some(mate) = self.limits.mate
             && score::is_mate(score)
             && score > 0
@@ -544,7 +569,7 @@ impl Search<'_> {
         false
     }
 
-    fn no_legal_move(&self, worker: &Worker) -> SearchResult {
+    fn no_legal_move<O: Observer>(&self, worker: &Worker<O>) -> SearchResult {
         let score = if self.position.is_check() {
             score::mated_in(0)
         } else {

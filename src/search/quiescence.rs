@@ -5,6 +5,7 @@
 //! every evasion is searched, so a mated side scores as mated. Losing captures (by SEE) and
 //! captures that cannot reach alpha (delta pruning) are skipped when those features are on.
 
+use super::observer::Observer;
 use super::ordering::{self, ScoredMove, ScoredMoves, pick_next};
 use super::params;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
@@ -13,7 +14,7 @@ use super::worker::Worker;
 use crate::eval::{self, Evaluation, Value, piece_value};
 use crate::position::Position;
 
-impl Worker<'_> {
+impl<O: Observer> Worker<'_, O> {
     /// Quiescence search of a node entered from the main search (already counted there).
     pub(super) fn quiesce_node(
         &mut self,

@@ -6,13 +6,14 @@
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
+use super::observer::Observer;
 use super::params;
 use super::score::{self, INFINITY};
 use super::tt::{self, Bound, TtEntry};
 use super::worker::Worker;
 use crate::eval::Value;
 
-impl Worker<'_> {
+impl<O: Observer> Worker<'_, O> {
     /// One iteration for one principal variation: the root moves from `pv_index` on (the
     /// better lines of MultiPV sit before it) searched to `depth`, inside an aspiration
     /// window around the previous score when that feature is on. The best of them ends up at
@@ -65,8 +66,24 @@ impl Worker<'_> {
     }
 
     /// Searches the root moves from `pv_index` on to `depth` within `(alpha, beta)`; a move
-    /// that raises alpha moves to `pv_index`, so the next iteration searches it first.
+    /// that raises alpha moves to `pv_index`, so the next iteration searches it first. The
+    /// observer sees the root entered with its window and left with its value.
+    #[inline(always)]
     pub(super) fn search_root(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        alpha: Value,
+        beta: Value,
+    ) -> Value {
+        self.observer
+            .enter(self.search.position, 0, depth, alpha, beta);
+        let value = self.search_root_moves(depth, pv_index, alpha, beta);
+        self.observer.leave(0, value);
+        value
+    }
+
+    fn search_root_moves(
         &mut self,
         depth: i32,
         pv_index: usize,
@@ -91,6 +108,7 @@ impl Worker<'_> {
         let mut deferred: Vec<Move> = Vec::new();
         let mut next = pv_index;
         let mut revisited = 0;
+        let mut searched = 0;
         loop {
             let mut revisiting = false;
             let index = if next < self.root_moves.len() {
@@ -142,13 +160,16 @@ impl Worker<'_> {
             if self.aborted {
                 break;
             }
+            searched += 1;
             let root_move = &mut self.root_moves[index];
             root_move.score = score;
             if score > best {
                 best = score;
+                self.observer.improved(0, score);
             }
             if score > alpha {
                 alpha = score;
+                self.observer.alpha_raised(0, alpha);
                 if pv_index == 0 {
                     self.iteration_has_pv = true;
                 }
@@ -157,6 +178,7 @@ impl Worker<'_> {
                 let _ = root_move.pv.try_extend_from_slice(&self.pv[1]);
                 self.root_moves[pv_index..=index].rotate_right(1);
                 if config.pruning && score >= beta {
+                    self.observer.cutoff(root, 0, searched);
                     break;
                 }
             }

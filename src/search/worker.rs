@@ -13,6 +13,7 @@ use shakmaty::Move;
 
 use super::abdada::Searching;
 use super::features::Features;
+use super::observer::{Observer, Silent};
 use super::ordering::{self, pick_next};
 use super::params;
 use super::score::{INFINITY, MAX_PLY};
@@ -122,9 +123,11 @@ fn reduction_table() -> &'static [[u8; 64]] {
     })
 }
 
-/// The state of one searching thread.
-pub(super) struct Worker<'a> {
+/// The state of one searching thread, watched by `O` (`Silent` when nobody watches).
+pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) search: &'a Search<'a>,
+    /// Who watches the search (the `trace` tool); `Silent` compiles to nothing.
+    pub(super) observer: O,
     pub(super) shared: &'a Shared,
     /// The main thread decides, reports and keeps time; helpers only fill the table.
     pub(super) is_main: bool,
@@ -163,12 +166,13 @@ pub(super) struct Worker<'a> {
     pub(super) next_poll: u64,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, O: Observer> Worker<'a, O> {
     pub(super) fn new(
         search: &'a Search<'a>,
         shared: &'a Shared,
         is_main: bool,
         deadlines: Deadlines,
+        observer: O,
     ) -> Self {
         let root = search.position;
         let legal = root.legal_moves();
@@ -204,6 +208,7 @@ impl<'a> Worker<'a> {
         keys.push(root.key());
         Self {
             search,
+            observer,
             shared,
             is_main,
             published_nodes: 0,
