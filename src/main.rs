@@ -44,6 +44,9 @@ enum Tool {
     /// The search lab: effective branching factor against sqrt(b), alpha-beta against
     /// minimax, and what move ordering costs, on the engine's own search.
     Ebf(tools::ebf::EbfArgs),
+    /// Alpha-beta step by step: a toy tree or a chess position searched by the engine's own
+    /// alpha-beta, narrated, as JSON, or as an interactive HTML page.
+    Trace(tools::trace::TraceArgs),
     /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
     Perft(tools::perft::PerftArgs),
 }
@@ -82,6 +85,9 @@ fn main() -> ExitCode {
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Ebf(args)) => {
             ExitCode::from(tools::ebf::run(&args, &mut |line| print_line(line)))
+        }
+        Some(Tool::Trace(args)) => {
+            ExitCode::from(tools::trace::run(&args, &mut |line| print_line(line)))
         }
         Some(Tool::Perft(args)) => {
             let passed = tools::perft::run(&args, &mut print_line, &mut |line| {

@@ -241,10 +241,12 @@ fn command_line_prints_the_tables_and_writes_the_files() {
 
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.starts_with("<svg") && svg_text.trim_end().ends_with("</svg>"));
-    // One line per configuration plus the b^d and b^(d/2) references.
-    assert_eq!(svg_text.matches("<polyline").count(), 6, "{svg_text}");
+    // One line per configuration plus the b^d, minimal tree and b^(d/2) references.
+    assert_eq!(svg_text.matches("<polyline").count(), 7, "{svg_text}");
     assert!(svg_text.contains("data-label=\"mvv-lva\""));
     assert!(svg_text.contains("b^(d/2)"));
+    assert!(svg_text.contains("data-label=\"minimal tree (Knuth-Moore)\""));
+    assert!(svg_text.contains("Leaves scored per position"));
 
     for path in [epd, csv, svg, json] {
         let _ = std::fs::remove_file(path);

@@ -1,13 +1,15 @@
-//! The `--svg` plot of the search lab: mean nodes per position against depth on a log scale,
-//! one line per configuration, with the `b^d` (minimax) and `b^(d/2)` (perfect alpha-beta)
-//! reference lines. Hand-written SVG: a few dozen elements do not justify a plotting crate.
+//! The `--svg` plot of the search lab: mean leaves scored per position against depth on a log
+//! scale, one line per configuration, with three references: `b^d` (minimax), Knuth and
+//! Moore's exact minimal tree `b^ceil(d/2) + b^floor(d/2) - 1` (perfectly ordered
+//! alpha-beta) and the `b^(d/2)` approximation of it. Hand-written SVG: a few dozen elements
+//! do not justify a plotting crate.
 //!
 //! It only draws the rows it is given; it never searches or measures.
 
 use std::fmt::Write as _;
 
 use super::lab::{LabConfig, LabRun};
-use super::summary::{Row, row};
+use super::summary::{Row, minimal_leaves, row};
 
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 540.0;
@@ -45,13 +47,20 @@ struct Series {
     points: Vec<(u32, f64)>,
 }
 
-/// The plot of a run. The reference lines are the mean over the positions of `b^d` and
-/// `b^(d/2)`, each position with its own `b`: the mean legal moves at interior nodes under
-/// minimax at the deepest depth (or under the first configuration if minimax did not run).
-/// Per-position `b` keeps the references comparable with the summed Knuth-Moore counts; one
-/// pooled `b` would overstate `b^d` for a mix of middlegames and endgames. `title` names the
-/// positions.
+/// The plot of a run: leaves per position, the quantity the Knuth-Moore count is about.
+/// The reference lines are the mean over the positions of `b^d`, of the exact minimal tree
+/// `b^ceil(d/2) + b^floor(d/2) - 1` and of `b^(d/2)`, each position with its own `b`: the
+/// mean legal moves at interior nodes under minimax at the deepest depth (or under the first
+/// configuration if minimax did not run). Per-position `b` keeps the references comparable
+/// with the summed Knuth-Moore counts of the tables; one pooled `b` would overstate `b^d`
+/// for a mix of middlegames and endgames. `title` names the positions.
 pub fn plot(run: &LabRun, rows: &[Row], title: &str) -> String {
+    let (series, note) = lines(run, rows);
+    draw(&series, run.max_depth, &[title.to_string(), note])
+}
+
+/// The lines of the plot (configurations, then the references) and the note on `b`.
+fn lines(run: &LabRun, rows: &[Row]) -> (Vec<Series>, String) {
     let max_depth = run.max_depth;
     let reference = run
         .configs
@@ -66,8 +75,8 @@ pub fn plot(run: &LabRun, rows: &[Row], title: &str) -> String {
             .map(|s| s.stats.mean_branching())
             .collect()
     };
-    let mean_power = |exponent: f64| {
-        branching.iter().map(|b| b.powf(exponent)).sum::<f64>() / branching.len().max(1) as f64
+    let mean_of = |f: &dyn Fn(f64) -> f64| {
+        branching.iter().map(|&b| f(b)).sum::<f64>() / branching.len().max(1) as f64
     };
     let mut series: Vec<Series> = run
         .configs
@@ -78,7 +87,7 @@ pub fn plot(run: &LabRun, rows: &[Row], title: &str) -> String {
             dashed: false,
             points: (1..=max_depth)
                 .filter_map(|d| row(rows, config, d))
-                .map(|r| (r.depth, r.nodes as f64 / r.positions.max(1) as f64))
+                .map(|r| (r.depth, r.leaves as f64 / r.positions.max(1) as f64))
                 .collect(),
         })
         .collect();
@@ -88,29 +97,32 @@ pub fn plot(run: &LabRun, rows: &[Row], title: &str) -> String {
         .and_then(|&c| row(rows, c, max_depth))
         .map_or(0.0, |r| r.mean_branching);
     if !branching.is_empty() {
-        series.push(Series {
-            label: "b^d (minimax)".to_string(),
-            colour: "#555555",
+        let reference_line = |label: &str, colour, f: &dyn Fn(f64, u32) -> f64| Series {
+            label: label.to_string(),
+            colour,
             dashed: true,
             points: (1..=max_depth)
-                .map(|d| (d, mean_power(f64::from(d))))
+                .map(|d| (d, mean_of(&|b| f(b, d))))
                 .collect(),
-        });
-        series.push(Series {
-            label: "b^(d/2) (perfect order)".to_string(),
-            colour: "#aaaaaa",
-            dashed: true,
-            points: (1..=max_depth)
-                .map(|d| (d, mean_power(f64::from(d) / 2.0)))
-                .collect(),
-        });
+        };
+        series.push(reference_line("b^d (minimax)", "#555555", &|b, d| {
+            b.powi(d as i32)
+        }));
+        series.push(reference_line(
+            "minimal tree (Knuth-Moore)",
+            "#000000",
+            &minimal_leaves,
+        ));
+        series.push(reference_line("b^(d/2)", "#aaaaaa", &|b, d| {
+            b.powf(f64::from(d) / 2.0)
+        }));
     }
     let note = format!(
-        "dashed: mean over the positions of b^d and b^(d/2), each position's own b from {} at depth {max_depth} (pooled b = {pooled:.1}, sqrt(b) = {:.2})",
+        "dashed: mean over the positions of b^d, b^ceil(d/2) + b^floor(d/2) - 1 and b^(d/2), each position's own b from {} at depth {max_depth} (pooled b = {pooled:.1}, sqrt(b) = {:.2})",
         run.configs.get(reference).map_or("-", |c| c.name()),
         pooled.sqrt()
     );
-    draw(&series, max_depth, &[title.to_string(), note])
+    (series, note)
 }
 
 fn draw(series: &[Series], max_depth: u32, subtitles: &[String]) -> String {
@@ -151,7 +163,7 @@ fn draw(series: &[Series], max_depth: u32, subtitles: &[String]) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{}" y="24" text-anchor="middle" font-size="15">Nodes per position against depth (log scale)</text>"#,
+        r#"<text x="{}" y="24" text-anchor="middle" font-size="15">Leaves scored per position against depth (log scale)</text>"#,
         WIDTH / 2.0
     );
     for (index, line) in subtitles.iter().enumerate() {
@@ -204,7 +216,7 @@ fn draw(series: &[Series], max_depth: u32, subtitles: &[String]) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text transform="translate(20 {:.1}) rotate(-90)" text-anchor="middle">nodes per position</text>"#,
+        r#"<text transform="translate(20 {:.1}) rotate(-90)" text-anchor="middle">leaves per position</text>"#,
         TOP + plot_height / 2.0
     );
     // The lines, then the legend.
@@ -264,6 +276,50 @@ mod tests {
     #[test]
     fn escapes_markup() {
         assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn the_references_use_each_positions_own_b() {
+        use crate::position::Position;
+        use crate::search::stats::Stats;
+        use crate::tools::ebf::lab::{LabPosition, Sample};
+        use crate::tools::ebf::summary::summarize;
+        // Two positions under minimax at depths 1 and 2, with b = 4 and b = 9.
+        let sample = |b: u64, depth: u32| Sample {
+            score: 0,
+            stats: Stats {
+                nodes: 1 + b.pow(depth),
+                leaves: b.pow(depth),
+                interior: 1,
+                legal_moves: b,
+                ..Stats::default()
+            },
+            elapsed: std::time::Duration::ZERO,
+        };
+        let run = LabRun {
+            positions: (0..2)
+                .map(|i| LabPosition {
+                    id: i.to_string(),
+                    position: Position::default(),
+                })
+                .collect(),
+            configs: vec![LabConfig::Minimax],
+            max_depth: 2,
+            quiescence: false,
+            samples: vec![sample(4, 1), sample(9, 1), sample(4, 2), sample(9, 2)],
+        };
+        let (series, _) = lines(&run, &summarize(&run));
+        let at = |label: &str, depth: u32| {
+            let s = series.iter().find(|s| s.label == label).unwrap();
+            s.points.iter().find(|p| p.0 == depth).unwrap().1
+        };
+        // Leaves per position: (16 + 81) / 2 at depth 2.
+        assert_eq!(at("minimax", 2), 48.5);
+        assert_eq!(at("b^d (minimax)", 2), 48.5);
+        // Knuth-Moore at depth 2: b + b - 1, so (7 + 17) / 2; b^(d/2) = (4 + 9) / 2.
+        assert_eq!(at("minimal tree (Knuth-Moore)", 2), 12.0);
+        assert_eq!(at("b^(d/2)", 2), 6.5);
+        assert_eq!(at("minimal tree (Knuth-Moore)", 1), 6.5);
     }
 
     #[test]
