@@ -35,8 +35,11 @@ enum Tool {
         #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=100))]
         speedup: Option<u32>,
     },
-    /// Play Brudno against itself and write quiet positions with results (tuning data).
-    Selfplay(tools::selfplay::SelfplayArgs),
+    /// Play Brudno against itself and write quiet positions with scores and results
+    /// (training data, packed 32 bytes a position).
+    Datagen(tools::datagen::DatagenArgs),
+    /// Print training data written by datagen as text, or a summary of it.
+    Datadump(tools::datagen::DatadumpArgs),
     /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
     Tune(tools::tune::TuneArgs),
     /// Run EPD test suites (bm, am, dm, STS points) and print a scorecard.
@@ -80,7 +83,8 @@ fn main() -> ExitCode {
             print_line(&summary);
             ExitCode::SUCCESS
         }
-        Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
+        Some(Tool::Datagen(args)) => tools::datagen::run(&args),
+        Some(Tool::Datadump(args)) => tools::datagen::dump(&args, &mut print_line),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Ebf(args)) => {

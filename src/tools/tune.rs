@@ -1,12 +1,14 @@
 //! `brudno tune`: Texel tuning of the positional evaluation's weights on positions from
-//! Brudno's own games (see `brudno selfplay`).
+//! Brudno's own games (written by `brudno datagen`).
 //!
 //! The evaluation is linear in its weights once the game phase is fixed, so each position is
 //! reduced once to its trace (which weights it uses, how often, and its phase). The tuner then
-//! minimises the mean squared difference between each game's result and the predicted score
-//! `1 / (1 + 10^(-K * eval / 400))` by Adam gradient descent over all weights, after fitting
-//! `K` to the starting weights. It prints the error on held-out games (the last tenth of the
-//! file) as it goes and writes a new `src/eval/params.rs`. It never changes the engine by
+//! minimises the mean squared difference between each position's target and the predicted
+//! score `1 / (1 + 10^(-K * eval / 400))` by Adam gradient descent over all weights, after
+//! fitting `K` to the starting weights. The target is the game's result, or with `--lambda`
+//! below 1 a blend of the result and the search's score seen through the same sigmoid. It
+//! prints the error on held-out games (the last tenth of the file, cut at a game's start) as
+//! it goes and writes a new `src/eval/params.rs`. It never changes the engine by
 //! itself: the output is a file to review, rebuild with, and test in games.
 
 use std::fmt::Write as _;
@@ -17,12 +19,12 @@ use clap::Args;
 
 use crate::eval::params::WEIGHTS;
 use crate::eval::positional::{MAX_PHASE, S, Trace, Weights, evaluate_traced, index};
-use crate::position::Position;
+use crate::tools::packed;
 
 /// Arguments of `brudno tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
-    /// Positions with results, `<FEN> | <result>` per line (from `brudno selfplay`).
+    /// Training data written by `brudno datagen`.
     pub data: PathBuf,
     /// Where to write the tuned weights (a params.rs file).
     #[arg(long)]
@@ -42,11 +44,21 @@ pub struct TuneArgs {
     /// Weights used by fewer training positions than this keep their starting value.
     #[arg(long, default_value_t = 200)]
     pub min_count: usize,
+    /// Weight of the game result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Print the errors every this many epochs.
+    #[arg(long, default_value_t = 100)]
+    pub report_every: usize,
 }
 
-/// One training position: its result and its trace.
+/// One training position: its target (the result, or a blend with the score), its trace.
 struct Sample {
     result: f64,
+    /// The search's score, White's view, centipawns.
+    score: f64,
+    /// Whether it is the first position of its game.
+    game_start: bool,
     phase: f64,
     /// (weight index, count for White minus Black).
     terms: Vec<(u16, i16)>,
@@ -74,43 +86,31 @@ impl Trace for Recorder {
     }
 }
 
-/// Reads `<FEN> | <result>` lines; bad lines are reported with their number and skipped.
-fn load(text: &str) -> (Vec<Sample>, usize) {
-    let mut samples = Vec::new();
+/// Reads packed records (`packed.rs`); bad records are reported with their number and
+/// skipped. Returns the samples and the number of bad records.
+fn load(data: &[u8]) -> (Vec<Sample>, usize) {
     let mut bad = 0;
-    for (number, line) in text.lines().enumerate() {
-        let Some((fen, result)) = line.rsplit_once('|') else {
-            if !line.trim().is_empty() {
-                eprintln!("line {}: expected '<FEN> | <result>'", number + 1);
-                bad += 1;
+    let records = packed::decode_all(data, &mut |index, why| {
+        eprintln!("record {}: {why}", index + 1);
+        bad += 1;
+    });
+    let samples = records
+        .iter()
+        .map(|record| {
+            let mut recorder = Recorder::default();
+            let pos = &record.position;
+            // The trace is White-relative whatever the side to move; the value is not needed.
+            evaluate_traced(pos.board(), pos.turn(), &WEIGHTS, &mut recorder);
+            recorder.terms.retain(|&(_, count)| count != 0);
+            Sample {
+                result: record.white_result(),
+                score: f64::from(record.score),
+                game_start: record.game_start,
+                phase: f64::from(recorder.phase) / f64::from(MAX_PHASE),
+                terms: recorder.terms,
             }
-            continue;
-        };
-        let result = match result.trim() {
-            "1" | "1.0" | "1-0" => 1.0,
-            "0.5" | "1/2-1/2" => 0.5,
-            "0" | "0.0" | "0-1" => 0.0,
-            other => {
-                eprintln!("line {}: unknown result '{other}'", number + 1);
-                bad += 1;
-                continue;
-            }
-        };
-        let Ok(pos) = Position::from_fen(fen.trim(), false) else {
-            eprintln!("line {}: bad FEN", number + 1);
-            bad += 1;
-            continue;
-        };
-        let mut recorder = Recorder::default();
-        // The trace is White-relative whatever the side to move; the value is not needed.
-        evaluate_traced(pos.board(), pos.turn(), &WEIGHTS, &mut recorder);
-        recorder.terms.retain(|&(_, count)| count != 0);
-        samples.push(Sample {
-            result,
-            phase: f64::from(recorder.phase) / f64::from(MAX_PHASE),
-            terms: recorder.terms,
-        });
-    }
+        })
+        .collect();
     (samples, bad)
 }
 
@@ -194,25 +194,28 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
 
 /// Runs `brudno tune`.
 pub fn run(args: &TuneArgs) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.data) {
-        Ok(text) => text,
+    let data = match std::fs::read(&args.data) {
+        Ok(data) => data,
         Err(error) => {
             eprintln!("brudno tune: cannot read {}: {error}", args.data.display());
             return ExitCode::from(2);
         }
     };
-    let (samples, bad) = load(&text);
+    let (samples, bad) = load(&data);
     if samples.len() < 100 {
         eprintln!("brudno tune: only {} usable positions", samples.len());
         return ExitCode::from(2);
     }
-    // The last tenth of the file is held out to watch for over-fitting. `brudno selfplay`
-    // writes each game's positions together, so these are (but for one) whole games the
-    // tuner never sees; holding out every tenth position instead would leak: its neighbours
-    // from the same game, with the same result, stay in the training set.
-    let split = samples.len() - samples.len() / 10;
+    // The last tenth of the file, from the start of a game on, is held out to watch for
+    // over-fitting: whole games the tuner never sees. Holding out every tenth position
+    // instead would leak: its neighbours from the same game, with the same result, stay in
+    // the training set.
+    let tenth = samples.len() - samples.len() / 10;
+    let split = (tenth..samples.len())
+        .find(|&i| samples[i].game_start)
+        .unwrap_or(tenth);
     let mut train = samples;
-    let test = train.split_off(split);
+    let mut test = train.split_off(split);
     let mut weights: Vec<[f64; 2]> = WEIGHTS
         .to_flat()
         .iter()
@@ -232,9 +235,14 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         .map(|(i, &n)| n < args.min_count || i == index::MATERIAL + 5)
         .collect();
     let k = args.k.unwrap_or_else(|| fit_k(&train, &weights));
+    // The target: the result, blended with the score when lambda < 1.
+    let lambda = args.lambda.clamp(0.0, 1.0);
+    for sample in train.iter_mut().chain(test.iter_mut()) {
+        sample.result = lambda * sample.result + (1.0 - lambda) * sigmoid(k, sample.score);
+    }
     eprintln!(
-        "{} training and {} held-out positions ({bad} bad lines), K = {k:.4}, {} of {} weights \
-         frozen (used by fewer than {} positions)",
+        "{} training and {} held-out positions ({bad} bad records), K = {k:.4}, lambda {lambda}, \
+         {} of {} weights frozen (used by fewer than {} positions)",
         train.len(),
         test.len(),
         frozen.iter().filter(|&&f| f).count(),
@@ -268,7 +276,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
                 weights[i][phase] -= args.learning_rate * m_hat / (v_hat.sqrt() + epsilon);
             }
         }
-        if epoch.is_multiple_of(100) || epoch == args.epochs {
+        if epoch.is_multiple_of(args.report_every.max(1)) || epoch == args.epochs {
             eprintln!(
                 "epoch {epoch}: train error {:.6}, held-out error {:.6}",
                 mean_error(&train, &weights, k),
@@ -372,12 +380,28 @@ pub fn params_source(weights: &Weights) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
+
+    /// Packed records of `(FEN, result for White: 0, 1 or 2)`, one game each.
+    fn pack(positions: &[(&str, u8)]) -> Vec<u8> {
+        positions
+            .iter()
+            .flat_map(|(fen, result)| {
+                packed::encode(&Position::from_fen(fen, false).unwrap(), 0, *result, true)
+            })
+            .collect()
+    }
 
     #[test]
     fn tuner_model_matches_the_engine_evaluation() {
-        let text = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 0.5\n\
-                    8/5k2/8/8/8/8/4PK2/8 b - - 0 1 | 1\n";
-        let (samples, bad) = load(text);
+        let data = pack(&[
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                1,
+            ),
+            ("8/5k2/8/8/8/8/4PK2/8 b - - 0 1", 2),
+        ]);
+        let (samples, bad) = load(&data);
         assert_eq!((samples.len(), bad), (2, 0));
         let weights: Vec<[f64; 2]> = WEIGHTS
             .to_flat()
@@ -401,9 +425,12 @@ mod tests {
     }
 
     #[test]
-    fn bad_lines_are_counted() {
-        let (samples, bad) = load("nonsense\n8/8/8/8/8/8/8/K6k w - - 0 1 | 2\n");
-        assert_eq!((samples.len(), bad), (0, 2));
+    fn bad_records_are_counted() {
+        let mut data = pack(&[("8/8/8/8/8/8/8/K6k w - - 0 1", 1)]);
+        data[30] = 7; // no such result
+        data.extend_from_slice(&[0; 40]); // an empty board, then 8 stray bytes
+        let (samples, bad) = load(&data);
+        assert_eq!((samples.len(), bad), (0, 3));
     }
 
     #[test]
@@ -420,10 +447,12 @@ mod tests {
     fn gradient_descent_lowers_the_error() {
         // White wins the positions where it has an extra pawn and loses the one where it is a
         // pawn down: a small step against the gradient must fit that better.
-        let (samples, _) = load(
-            "4k3/8/8/8/8/8/P7/4K3 w - - 0 1 | 1\n4k3/8/8/8/8/8/1P6/4K3 w - - 0 1 | 1\n\
-             4k3/8/8/8/8/8/2P5/4K3 b - - 0 1 | 1\n4k3/p7/8/8/8/8/8/4K3 w - - 0 1 | 0\n",
-        );
+        let (samples, _) = load(&pack(&[
+            ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", 2),
+            ("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", 2),
+            ("4k3/8/8/8/8/8/2P5/4K3 b - - 0 1", 2),
+            ("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", 0),
+        ]));
         let weights: Vec<[f64; 2]> = WEIGHTS
             .to_flat()
             .iter()
