@@ -34,12 +34,17 @@ enum Tool {
         /// and a bootstrap interval for it.
         #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=100))]
         speedup: Option<u32>,
+        /// The evaluation (default: the engine's default).
+        #[arg(long, value_enum)]
+        eval: Option<brudno::eval::Evaluation>,
     },
     /// Play Brudno against itself and write quiet positions with scores and results
     /// (training data, packed 32 bytes a position).
     Datagen(tools::datagen::DatagenArgs),
     /// Print training data written by datagen as text, or a summary of it.
     Datadump(tools::datagen::DatadumpArgs),
+    /// Train the NNUE on datagen's positions (CPU) and write the network file.
+    Train(tools::train::TrainArgs),
     /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
     Tune(tools::tune::TuneArgs),
     /// Run EPD test suites (bm, am, dm, STS points) and print a scorecard.
@@ -65,6 +70,7 @@ fn main() -> ExitCode {
             depth,
             threads,
             speedup: Some(rounds),
+            ..
         }) => {
             if threads < 2 {
                 let _ = writeln!(
@@ -77,14 +83,22 @@ fn main() -> ExitCode {
             tools::bench::speedup(depth, threads as usize, rounds as usize, &mut print_line);
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench { depth, threads, .. }) => {
+        Some(Tool::Bench {
+            depth,
+            threads,
+            eval,
+            ..
+        }) => {
             let depth = depth.unwrap_or(tools::bench::DEFAULT_DEPTH);
-            let summary = tools::bench::totals(depth, threads as usize, &mut print_line).summary();
+            let eval = eval.unwrap_or(brudno::search::SearchConfig::default().eval);
+            let summary =
+                tools::bench::totals(depth, threads as usize, eval, &mut print_line).summary();
             print_line(&summary);
             ExitCode::SUCCESS
         }
         Some(Tool::Datagen(args)) => tools::datagen::run(&args),
         Some(Tool::Datadump(args)) => tools::datagen::dump(&args, &mut print_line),
+        Some(Tool::Train(args)) => tools::train::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Ebf(args)) => {

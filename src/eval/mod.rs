@@ -6,6 +6,7 @@
 //! `params.rs`). The evaluation never looks at legality, repetition or mate: the search owns
 //! those.
 
+pub mod nnue;
 pub mod params;
 pub mod positional;
 
@@ -14,16 +15,27 @@ use shakmaty::{Board, Color, Role};
 use crate::position::Position;
 
 /// Which evaluation the search uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Evaluation {
     /// Material only: pawn 100, knight 300, bishop 300, rook 500, queen 900.
     Material,
     /// Tapered positional evaluation (the engine's default).
     #[default]
     Positional,
+    /// The neural network learnt from Brudno's games (`nnue`).
+    Nnue,
 }
 
 impl Evaluation {
+    /// Its name in lower case: "material", "positional" or "nnue".
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Material => "material",
+            Evaluation::Positional => "positional",
+            Evaluation::Nnue => "nnue",
+        }
+    }
+
     /// Evaluates `pos` from the side to move's point of view.
     #[inline]
     pub fn evaluate(self, pos: &Position) -> Value {
@@ -32,6 +44,7 @@ impl Evaluation {
             Evaluation::Positional => {
                 positional::evaluate(pos.board(), pos.turn(), &params::WEIGHTS)
             }
+            Evaluation::Nnue => nnue::evaluate(pos),
         }
     }
 }

@@ -95,7 +95,7 @@ impl<O: Observer> Worker<'_, O> {
             let value = if config.quiescence && ply < MAX_PLY - 1 {
                 self.quiesce_node(pos, alpha, beta, ply)
             } else {
-                self.evaluate(pos)
+                self.evaluate(pos, ply)
             };
             self.observer.leaf(ply, value, LeafKind::Horizon);
             return value;
@@ -132,7 +132,7 @@ impl<O: Observer> Worker<'_, O> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_eval.unwrap_or_else(|| self.evaluate(pos))
+            tt_eval.unwrap_or_else(|| self.evaluate(pos, ply))
         };
         self.plies[ply].static_eval = static_eval;
         self.plies[ply + 2].killers = [0, 0];
@@ -167,6 +167,7 @@ impl<O: Observer> Worker<'_, O> {
                 + depth / params::NMP_DEPTH_DIVISOR
                 + ((static_eval - beta) / params::NMP_EVAL_DIVISOR).min(3);
             self.plies[ply].current = NULL_MOVE;
+            self.made_null_move(ply + 1);
             self.keys.push(null.key());
             let saved_floor = self.null_floor;
             self.null_floor = self.keys.len() - 1;
@@ -270,6 +271,7 @@ impl<O: Observer> Worker<'_, O> {
             }
 
             pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, mv, pos.turn());
             self.search.tt.prefetch(child.key());
             let gives_check = child.is_check();
 

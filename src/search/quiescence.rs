@@ -40,7 +40,7 @@ impl<O: Observer> Worker<'_, O> {
             }
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
-            stand_pat = self.evaluate(pos);
+            stand_pat = self.evaluate(pos, ply);
             best = stand_pat;
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
@@ -79,6 +79,7 @@ impl<O: Observer> Worker<'_, O> {
                 }
             }
             pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, mv, pos.turn());
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return DRAW;
@@ -109,7 +110,7 @@ impl<O: Observer> Worker<'_, O> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         self.quiesce_node(pos, alpha, beta, ply)
     }

@@ -99,7 +99,7 @@ impl<O: Observer> Worker<'_, O> {
         self.plies[0].static_eval = if root.is_check() {
             -INFINITY
         } else {
-            self.evaluate(root)
+            self.evaluate(root, 0)
         };
         // With several threads, a root move another thread is searching waits for the end
         // (as in the tree, `alphabeta.rs`); it is located again by identity, because moves
@@ -127,6 +127,7 @@ impl<O: Observer> Worker<'_, O> {
             };
             let mv = self.root_moves[index].mv;
             let child = root.play(mv);
+            self.made_move(1, mv, root.turn());
             let may_defer = !revisiting;
             let mut mark = match (defer && index > pv_index)
                 .then(|| self.shared.searching.claim(child.key(), may_defer))

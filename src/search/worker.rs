@@ -6,10 +6,10 @@
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use arrayvec::ArrayVec;
-use shakmaty::Move;
+use shakmaty::{Color, Move};
 
 use super::abdada::Searching;
 use super::features::Features;
@@ -21,6 +21,7 @@ use super::stats::Stats;
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
 use super::{Report, Search, SearchResult};
+use crate::eval::nnue::{self, Network, accumulator::Stack};
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 
@@ -154,6 +155,8 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     /// Cached static evaluations: [key, value]. All zeros at first, so the allocation comes
     /// zeroed from the system and a short search touches only the pages it uses.
     pub(super) eval_cache: Vec<[u64; 2]>,
+    /// The network and the accumulators by ply, with the NNUE evaluation.
+    pub(super) nnue: Option<(Arc<Network>, Stack)>,
     pub(super) seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     pub(super) iteration_has_pv: bool,
@@ -225,6 +228,8 @@ impl<'a, O: Observer> Worker<'a, O> {
             countermoves: vec![0; 4096],
             reductions: reduction_table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
+            nnue: (search.config.eval == Evaluation::Nnue)
+                .then(|| (nnue::active(), Stack::new(MAX_PLY + 4))),
             seldepth: 0,
             iteration_has_pv: false,
             skippable_depth: 0,
@@ -233,10 +238,11 @@ impl<'a, O: Observer> Worker<'a, O> {
         }
     }
 
-    /// Static evaluation through a small per-thread cache (the positional evaluation costs
-    /// far more than a probe, and quiescence meets the same positions again and again).
+    /// Static evaluation of `pos`, the node at `ply` on the current path, through a small
+    /// per-thread cache (the evaluation costs far more than a probe, and quiescence meets the
+    /// same positions again and again). The network brings its accumulators up to date.
     #[inline]
-    pub(super) fn evaluate(&mut self, pos: &Position) -> Value {
+    pub(super) fn evaluate(&mut self, pos: &Position, ply: usize) -> Value {
         let eval = self.search.config.eval;
         if eval == Evaluation::Material {
             return eval.evaluate(pos);
@@ -245,9 +251,29 @@ impl<'a, O: Observer> Worker<'a, O> {
         if slot[0] == pos.key() {
             return slot[1] as i64 as Value;
         }
-        let value = eval.evaluate(pos);
+        let value = match &mut self.nnue {
+            Some((network, stack)) => stack.evaluate(ply, pos, network),
+            None => eval.evaluate(pos),
+        };
         *slot = [pos.key(), i64::from(value) as u64];
         value
+    }
+
+    /// The node at `ply` is reached by `mv`, played by `us`: the network's accumulators
+    /// will follow (nothing to do without the network).
+    #[inline]
+    pub(super) fn made_move(&mut self, ply: usize, mv: Move, us: Color) {
+        if let Some((_, stack)) = &mut self.nnue {
+            stack.push_move(ply, mv, us);
+        }
+    }
+
+    /// The node at `ply` is reached by a null move.
+    #[inline]
+    pub(super) fn made_null_move(&mut self, ply: usize) {
+        if let Some((_, stack)) = &mut self.nnue {
+            stack.push_null(ply);
+        }
     }
 
     /// Whether the node's position occurred before, since the last capture or pawn move (and

@@ -8,6 +8,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::eval::Evaluation;
 use crate::position::Position;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
@@ -45,14 +46,20 @@ impl BenchTotals {
 
 /// Runs bench at `depth` (default `DEFAULT_DEPTH`) on one thread, printing a line per
 /// position through `out`; returns the closing `<N> nodes <M> nps` line.
-pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> String {
-    totals(depth.unwrap_or(DEFAULT_DEPTH), 1, out).summary()
+pub fn run(depth: Option<u32>, eval: Evaluation, out: &mut dyn FnMut(&str)) -> String {
+    totals(depth.unwrap_or(DEFAULT_DEPTH), 1, eval, out).summary()
 }
 
-/// Runs bench with `threads` search threads and returns the totals. With one thread the node
+/// Runs bench with `threads` search threads and the evaluation `eval`, and returns the
+/// totals. With one thread the node
 /// count is the signature; with more it varies from run to run (Lazy SMP), and the per-position
 /// times measure how much sooner the threads reach the depth.
-pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTotals {
+pub fn totals(
+    depth: u32,
+    threads: usize,
+    eval: Evaluation,
+    out: &mut dyn FnMut(&str),
+) -> BenchTotals {
     let (records, _) = epd::parse_text(BENCH_EPD);
     let mut tt = TranspositionTable::new(HASH_MIB);
     let mut totals = BenchTotals::default();
@@ -61,7 +68,7 @@ pub fn totals(depth: u32, threads: usize, out: &mut dyn FnMut(&str)) -> BenchTot
             out(&format!("position {}: unreadable, skipped", index + 1));
             continue;
         };
-        let (elapsed, result) = search_fresh(&position, depth, threads, &mut tt);
+        let (elapsed, result) = search_fresh(&position, depth, threads, eval, &mut tt);
         totals.elapsed += elapsed;
         totals.nodes += result.stats.nodes;
         out(&format!(
@@ -87,11 +94,13 @@ fn search_fresh(
     position: &Position,
     depth: u32,
     threads: usize,
+    eval: Evaluation,
     tt: &mut TranspositionTable,
 ) -> (Duration, SearchResult) {
     tt.resize(HASH_MIB);
     let config = SearchConfig {
         threads: threads.max(1),
+        eval,
         ..SearchConfig::default()
     };
     let limits = Limits::depth(depth);
@@ -144,8 +153,15 @@ pub fn speedup(depth: u32, threads: usize, rounds: usize, out: &mut dyn FnMut(&s
         let mut one_total = 0.0;
         let mut many_total = 0.0;
         for (((_, position), time), node) in positions.iter().zip(&mut times).zip(&mut nodes) {
-            let (one, one_result) = search_fresh(position, depth, 1, &mut tt);
-            let (many, many_result) = search_fresh(position, depth, threads, &mut tt);
+            let (one, one_result) =
+                search_fresh(position, depth, 1, SearchConfig::default().eval, &mut tt);
+            let (many, many_result) = search_fresh(
+                position,
+                depth,
+                threads,
+                SearchConfig::default().eval,
+                &mut tt,
+            );
             time.0.push(one.as_secs_f64());
             time.1.push(many.as_secs_f64());
             node.0 += one_result.stats.nodes;

@@ -11,4 +11,5 @@ pub mod epd;
 pub mod packed;
 pub mod perft;
 pub mod trace;
+pub mod train;
 pub mod tune;

@@ -262,7 +262,9 @@ impl Engine {
             }
             Command::Bench(depth) => {
                 self.stop_search();
-                let summary = tools::bench::run(depth, &mut |line| self.out.line(line));
+                let summary = tools::bench::run(depth, self.options.evaluation, &mut |line| {
+                    self.out.line(line)
+                });
                 self.out.line(&summary);
             }
             Command::Display => {
@@ -376,6 +378,10 @@ impl Engine {
                         self.tt.clear();
                     }
                     Effect::ResizeHash => self.resize_hash(),
+                    Effect::LoadNetwork => {
+                        let message = crate::eval::nnue::load(&self.options.eval_file);
+                        self.notes.push(message);
+                    }
                 }
             }
         }

@@ -32,6 +32,9 @@ struct Declaration {
     kind: Kind,
 }
 
+/// The `EvalFile` value that means the network compiled into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
+
 /// Largest Hash accepted, in MiB (then clamped again to the memory of the machine).
 pub const MAX_HASH_MIB: i64 = 1 << 20;
 /// Most threads accepted.
@@ -86,7 +89,13 @@ const DECLARATIONS: &[Declaration] = &[
         name: "Evaluation",
         kind: Kind::Combo {
             default: "Positional",
-            choices: &["Positional", "Material"],
+            choices: &["NNUE", "Positional", "Material"],
+        },
+    },
+    Declaration {
+        name: "EvalFile",
+        kind: Kind::Text {
+            default: EMBEDDED_NET,
         },
     },
     Declaration {
@@ -114,6 +123,8 @@ pub struct Options {
     pub ponder: bool,
     /// Chess960 castling notation (king takes rook) and FEN reading.
     pub chess960: bool,
+    /// The network file asked for (`EMBEDDED_NET` for the embedded one).
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -127,6 +138,7 @@ impl Default for Options {
             move_overhead_ms: 10,
             ponder: false,
             chess960: false,
+            eval_file: EMBEDDED_NET.to_string(),
         }
     }
 }
@@ -142,6 +154,8 @@ pub enum Effect {
     ClearHash,
     /// The thread count changed: parked helper threads beyond it may end.
     Threads,
+    /// Load the network named by `eval_file`.
+    LoadNetwork,
 }
 
 /// The result of `setoption`: what to do and what to tell the user.
@@ -232,12 +246,21 @@ impl Options {
                             choices.join(", ")
                         )
                     })?;
-                self.evaluation = if *choice == "Material" {
-                    Evaluation::Material
-                } else {
-                    Evaluation::Positional
+                self.evaluation = match *choice {
+                    "Material" => Evaluation::Material,
+                    "NNUE" => Evaluation::Nnue,
+                    _ => Evaluation::Positional,
                 };
                 Effect::None
+            }
+            Kind::Text { .. } if declaration.name == "EvalFile" => {
+                let text = value.unwrap_or("").trim();
+                self.eval_file = if text.is_empty() {
+                    EMBEDDED_NET.to_string()
+                } else {
+                    text.to_string()
+                };
+                Effect::LoadNetwork
             }
             Kind::Text { .. } => {
                 self.features = Features::parse(value.unwrap_or("all"))

@@ -421,10 +421,7 @@ pub fn trace(request: &ChessRequest) -> (Trace, SearchResult) {
         root_turn: source.position.turn(),
         root_fullmoves: source.position.chess().fullmoves().get(),
         windows: config.pruning,
-        eval_name: match request.eval {
-            Evaluation::Material => "material",
-            Evaluation::Positional => "positional",
-        },
+        eval_name: request.eval.name(),
         path: Vec::new(),
         moves: Vec::new(),
         iteration_depth: request.depth,

@@ -40,18 +40,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// The most root children `--orderings` permutes (7! = 5040 orders).
 pub const MAX_ORDERING_CHILDREN: usize = 7;
 
-/// Which evaluation a chess trace uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalChoice {
-    /// Material only (the search lab's).
-    #[default]
-    Material,
-    /// The engine's positional evaluation.
-    Positional,
-}
-
 /// The command line of `brudno trace`.
-#[derive(clap::Args, Clone, Debug, Default)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct TraceArgs {
     /// A toy tree: `standing` (the textbook tree, the default) or a nested list of integers
     /// such as '[[3,12,8],[2,4,6],[14,5,2]]' (MAX at the root).
@@ -83,8 +73,8 @@ pub struct TraceArgs {
     #[arg(long, value_name = "NAME")]
     pub algorithm: Option<String>,
     /// The evaluation of a chess trace.
-    #[arg(long, value_enum, default_value_t = EvalChoice::Material)]
-    pub eval: EvalChoice,
+    #[arg(long, value_enum, default_value_t = Evaluation::Material)]
+    pub eval: Evaluation,
     /// Toy trees: the root's children in every order, with the value and leaves examined.
     #[arg(long)]
     pub orderings: bool,
@@ -138,7 +128,7 @@ pub fn request(args: &TraceArgs) -> Result<Request, String> {
     if chess {
         return chess_request(args).map(Request::Chess);
     }
-    if args.eval != EvalChoice::Material {
+    if args.eval != Evaluation::Material {
         return Err("--eval applies to chess positions (--fen, --startpos)".to_string());
     }
     let algorithm = match args.algorithm.as_deref() {
@@ -248,10 +238,7 @@ fn chess_request(args: &TraceArgs) -> Result<ChessRequest, String> {
         },
         config,
         depth,
-        eval: match args.eval {
-            EvalChoice::Material => Evaluation::Material,
-            EvalChoice::Positional => Evaluation::Positional,
-        },
+        eval: args.eval,
     })
 }
 
@@ -436,10 +423,7 @@ pub fn build(args: &TraceArgs, request: &Request) -> Result<Trace, String> {
         Request::Chess(chess_request) => {
             let (mut trace, _) = chess::trace(chess_request);
             let source = &chess_request.source;
-            let eval = match chess_request.eval {
-                Evaluation::Material => "material",
-                Evaluation::Positional => "positional",
-            };
+            let eval = chess_request.eval.name();
             trace.source = json!({
                 "kind": "chess",
                 "start": source.start,

@@ -1,0 +1,583 @@
+//! `brudno train`: trains the NNUE (`eval/nnue`) on positions from Brudno's own games
+//! (`brudno datagen`), on the CPU, and writes the quantised network file.
+//!
+//! The network trained here is the one the engine runs, in floating point: 768 inputs per
+//! perspective, one hidden layer of `HIDDEN` shared by both perspectives, SCReLU
+//! (`clamp(x, 0, 1)^2`), one output; `sigmoid(output)` predicts the target, a blend of the
+//! game's result and the search's score seen through the same sigmoid (`--lambda` is the
+//! result's weight), both from the side to move. The loss is the squared error, minimised
+//! with Adam over shuffled mini-batches, the batch split over `--threads`. Whole games (every
+//! twentieth) are held out, and the training and held-out losses are printed after every
+//! epoch. The inputs are sparse (at most 32 of 768 per perspective), so a position costs a
+//! few tens of thousands of multiply-adds forward and back.
+//!
+//! Quantisation (`quantise`) scales the hidden weights by `QA` and the output weights by `QB`
+//! as `nnue::network` expects; the float evaluation here is the reference the quantised one
+//! is tested against.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use shakmaty::Color;
+
+use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use crate::position::Position;
+use crate::search::ordering::splitmix64;
+use crate::tools::packed;
+
+/// Arguments of `brudno train`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Training data written by `brudno datagen` (one or more files).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the quantised network.
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's learning rate at the start.
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    #[arg(long, default_value_t = 0.92)]
+    pub decay: f32,
+    /// Weight of the game's result in the target (the rest is the search's score).
+    #[arg(long, default_value_t = 0.4)]
+    pub lambda: f32,
+    /// Threads sharing each batch.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the initial weights and of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// One training position: its active inputs from White's perspective (Black's are derived),
+/// the side to move, the target from the side to move.
+#[derive(Clone)]
+struct Sample {
+    features: [u16; 32],
+    count: u8,
+    white_to_move: bool,
+    target: f32,
+}
+
+/// The input index from Black's perspective, given White's.
+#[inline]
+fn flip(white_feature: usize) -> usize {
+    let (side_role, square) = (white_feature / 64, white_feature % 64);
+    let (side, role) = (side_role / 6, side_role % 6);
+    ((1 - side) * 6 + role) * 64 + (square ^ 56)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Sample {
+    fn new(position: &Position, white_score: i16, white_result: f32, lambda: f32) -> Self {
+        let board = position.board();
+        let mut features = [0u16; 32];
+        let mut count = 0;
+        for square in board.occupied() {
+            if let Some(piece) = board.piece_at(square)
+                && count < 32
+            {
+                features[count] = nnue::feature(Color::White, piece, square) as u16;
+                count += 1;
+            }
+        }
+        let white = position.turn() == Color::White;
+        let (score, result) = if white {
+            (f32::from(white_score), white_result)
+        } else {
+            (-f32::from(white_score), 1.0 - white_result)
+        };
+        let target = lambda * result + (1.0 - lambda) * sigmoid(score / SCALE as f32);
+        Sample {
+            features,
+            count: count as u8,
+            white_to_move: white,
+            target,
+        }
+    }
+
+    /// The active inputs of the side to move's and the other side's perspectives.
+    fn perspectives(&self) -> ([usize; 32], [usize; 32], usize) {
+        let n = usize::from(self.count);
+        let mut white = [0usize; 32];
+        let mut black = [0usize; 32];
+        for i in 0..n {
+            white[i] = usize::from(self.features[i]);
+            black[i] = flip(white[i]);
+        }
+        if self.white_to_move {
+            (white, black, n)
+        } else {
+            (black, white, n)
+        }
+    }
+}
+
+/// The network in floating point.
+#[derive(Clone)]
+pub struct FloatNetwork {
+    /// Input weights, `INPUTS` rows of `HIDDEN`.
+    pub w1: Vec<f32>,
+    /// Hidden biases.
+    pub b1: Vec<f32>,
+    /// Output weights: the side to move's half, then the other's.
+    pub w2: Vec<f32>,
+    /// Output bias.
+    pub b2: f32,
+}
+
+/// Output weights are kept within this so that quantised they fit `|w| <= 127`.
+const W2_LIMIT: f32 = 127.0 / QB as f32;
+/// Input weights and biases are kept within this so that quantised they fit an `i16`.
+const W1_LIMIT: f32 = 127.0;
+
+impl FloatNetwork {
+    /// Small random weights from `seed`.
+    pub fn random(seed: u64) -> Self {
+        let mut state = seed;
+        let mut uniform = |scale: f32| {
+            state = splitmix64(state);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        let w1 = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
+        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.05)).collect();
+        Self {
+            w1,
+            b1: vec![0.0; HIDDEN],
+            w2,
+            b2: 0.0,
+        }
+    }
+
+    fn zeros() -> Self {
+        Self {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
+        let mut acc = self.b1.clone();
+        for &f in features {
+            for (a, w) in acc.iter_mut().zip(&self.w1[f * HIDDEN..(f + 1) * HIDDEN]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The output (before the sigmoid) for the two perspectives' inputs.
+    fn forward(&self, us: &[usize], them: &[usize]) -> (f32, Vec<f32>, Vec<f32>) {
+        let acc_us = self.accumulate(us);
+        let acc_them = self.accumulate(them);
+        let mut out = self.b2;
+        for i in 0..HIDDEN {
+            let a = acc_us[i].clamp(0.0, 1.0);
+            let b = acc_them[i].clamp(0.0, 1.0);
+            out += a * a * self.w2[i] + b * b * self.w2[HIDDEN + i];
+        }
+        (out, acc_us, acc_them)
+    }
+
+    /// The float evaluation of `pos` from the side to move, in centipawns: the reference the
+    /// quantised network is held to.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let sample = Sample::new(pos, 0, 0.5, 1.0);
+        let (us, them, n) = sample.perspectives();
+        self.forward(&us[..n], &them[..n]).0 * SCALE as f32
+    }
+
+    /// Adds the gradient of one sample's loss to `grad`; returns the loss.
+    fn backward(&self, sample: &Sample, grad: &mut FloatNetwork) -> f32 {
+        let (us, them, n) = sample.perspectives();
+        let (out, acc_us, acc_them) = self.forward(&us[..n], &them[..n]);
+        let prediction = sigmoid(out);
+        let error = prediction - sample.target;
+        let d_out = 2.0 * error * prediction * (1.0 - prediction);
+        grad.b2 += d_out;
+        for (half, (acc, features)) in [(&acc_us, &us[..n]), (&acc_them, &them[..n])]
+            .into_iter()
+            .enumerate()
+        {
+            let mut d_acc = [0f32; HIDDEN];
+            for i in 0..HIDDEN {
+                let x = acc[i];
+                let a = x.clamp(0.0, 1.0);
+                grad.w2[half * HIDDEN + i] += d_out * a * a;
+                if x > 0.0 && x < 1.0 {
+                    d_acc[i] = d_out * self.w2[half * HIDDEN + i] * 2.0 * x;
+                }
+            }
+            for (g, d) in grad.b1.iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &f in features {
+                for (g, d) in grad.w1[f * HIDDEN..(f + 1) * HIDDEN].iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    fn params_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            std::slice::from_mut(&mut self.b2),
+        ]
+    }
+
+    fn add(&mut self, other: &FloatNetwork) {
+        let theirs = [
+            other.w1.as_slice(),
+            other.b1.as_slice(),
+            other.w2.as_slice(),
+            std::slice::from_ref(&other.b2),
+        ];
+        for (mine, theirs) in self.params_mut().into_iter().zip(theirs) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for params in self.params_mut() {
+            params.iter_mut().for_each(|p| *p = 0.0);
+        }
+    }
+}
+
+/// The quantised network of a float network.
+pub fn quantise(float: &FloatNetwork) -> Network {
+    let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+    let mut network = Network::zeroed();
+    for (row, chunk) in network.w1.iter_mut().zip(float.w1.chunks(HIDDEN)) {
+        for (w, f) in row.iter_mut().zip(chunk) {
+            *w = q(*f, QA);
+        }
+    }
+    for (w, f) in network.b1.iter_mut().zip(&float.b1) {
+        *w = q(*f, QA);
+    }
+    for (half, chunk) in network.w2.iter_mut().zip(float.w2.chunks(HIDDEN)) {
+        for (w, f) in half.iter_mut().zip(chunk) {
+            *w = q(*f, QB);
+        }
+    }
+    network.b2 = (float.b2 * (QA * QB) as f32).round() as i32;
+    network
+}
+
+/// Adam's moments.
+struct Adam {
+    m: FloatNetwork,
+    v: FloatNetwork,
+    step: i32,
+}
+
+impl Adam {
+    fn update(&mut self, network: &mut FloatNetwork, grad: &mut FloatNetwork, rate: f32, n: f32) {
+        let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
+        self.step += 1;
+        let c1 = 1.0 - beta1.powi(self.step);
+        let c2 = 1.0 - beta2.powi(self.step);
+        let limits = [W1_LIMIT, W1_LIMIT, W2_LIMIT, W1_LIMIT];
+        for ((((w, g), m), v), limit) in network
+            .params_mut()
+            .into_iter()
+            .zip(grad.params_mut())
+            .zip(self.m.params_mut())
+            .zip(self.v.params_mut())
+            .zip(limits)
+        {
+            for i in 0..w.len() {
+                let gi = g[i] / n;
+                m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
+                w[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + epsilon);
+                w[i] = w[i].clamp(-limit, limit);
+            }
+        }
+    }
+}
+
+/// Mean loss of `samples` (no gradient), over `threads`.
+fn mean_loss(network: &FloatNetwork, samples: &[Sample], threads: usize) -> f32 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let (us, them, n) = s.perspectives();
+                            let e = sigmoid(network.forward(&us[..n], &them[..n]).0) - s.target;
+                            f64::from(e * e)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    (total / samples.len() as f64) as f32
+}
+
+/// Runs `brudno train`.
+pub fn run(args: &TrainArgs) -> ExitCode {
+    let started = Instant::now();
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    let mut game = 0usize;
+    for path in &args.data {
+        let data = match std::fs::read(path) {
+            Ok(data) => data,
+            Err(error) => {
+                eprintln!("train: cannot read {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        let mut bad = 0;
+        let records = packed::decode_all(&data, &mut |index, why| {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!("{}: record {}: {why}", path.display(), index + 1);
+            }
+        });
+        if bad > 0 {
+            eprintln!("{}: {bad} bad records skipped", path.display());
+        }
+        for record in &records {
+            if record.game_start {
+                game += 1;
+            }
+            let sample = Sample::new(
+                &record.position,
+                record.score,
+                record.white_result() as f32,
+                args.lambda.clamp(0.0, 1.0),
+            );
+            // Every twentieth game is held out, whole.
+            if game.is_multiple_of(20) {
+                test.push(sample);
+            } else {
+                train.push(sample);
+            }
+        }
+    }
+    if train.len() < args.batch.max(1) {
+        eprintln!(
+            "train: {} training positions, fewer than one batch ({})",
+            train.len(),
+            args.batch
+        );
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "train: {} training and {} held-out positions ({game} games) read in {:.0} s; {INPUTS}x{HIDDEN}x2 -> 1, lambda {}, batch {}, {} threads",
+        train.len(),
+        test.len(),
+        started.elapsed().as_secs_f64(),
+        args.lambda,
+        args.batch,
+        args.threads
+    );
+    let network = train_network(&mut train, &test, args, &mut |line| eprintln!("{line}"));
+    let quantised = quantise(&network);
+    if let Err(error) = std::fs::write(&args.output, quantised.to_bytes()) {
+        eprintln!("train: cannot write {}: {error}", args.output.display());
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "train: network written to {} ({} bytes) after {:.0} s",
+        args.output.display(),
+        nnue::network::file_bytes(),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// Trains a network on `train`, reporting the losses after every epoch through `report`.
+fn train_network(
+    train: &mut [Sample],
+    test: &[Sample],
+    args: &TrainArgs,
+    report: &mut dyn FnMut(&str),
+) -> FloatNetwork {
+    let threads = args.threads.max(1);
+    let mut network = FloatNetwork::random(args.seed);
+    let mut adam = Adam {
+        m: FloatNetwork::zeros(),
+        v: FloatNetwork::zeros(),
+        step: 0,
+    };
+    let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros()).collect();
+    let mut rate = args.learning_rate;
+    let mut state = splitmix64(args.seed ^ 0x7261_696e);
+    let batch = args.batch.max(1);
+    for epoch in 1..=args.epochs {
+        let epoch_started = Instant::now();
+        // Fisher-Yates shuffle.
+        for i in (1..train.len()).rev() {
+            state = splitmix64(state);
+            train.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let mut loss_sum = 0f64;
+        for chunk in train.chunks(batch) {
+            let part = chunk.len().div_ceil(threads);
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let network = &network;
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(chunk.chunks(part))
+                    .map(|(grad, samples)| {
+                        scope.spawn(move || {
+                            grad.clear();
+                            samples
+                                .iter()
+                                .map(|s| f64::from(network.backward(s, grad)))
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            loss_sum += losses.iter().sum::<f64>();
+            let used = chunk.len().div_ceil(part);
+            let (first, rest) = grads.split_at_mut(1);
+            for other in rest.iter().take(used - 1) {
+                first[0].add(other);
+            }
+            adam.update(&mut network, &mut first[0], rate, chunk.len() as f32);
+        }
+        let train_loss = loss_sum / train.len() as f64;
+        let test_loss = mean_loss(&network, test, threads);
+        report(&format!(
+            "epoch {epoch:>3}: train loss {train_loss:.6}, held-out loss {test_loss:.6}, rate {rate:.6}, {:.0} s",
+            epoch_started.elapsed().as_secs_f64()
+        ));
+        rate *= args.decay;
+    }
+    network
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::Accumulator;
+
+    #[test]
+    fn black_features_are_the_mirror_of_white_ones() {
+        let pos = Position::from_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+            false,
+        )
+        .unwrap();
+        let board = pos.board();
+        for square in board.occupied() {
+            let piece = board.piece_at(square).unwrap();
+            assert_eq!(
+                flip(nnue::feature(Color::White, piece, square)),
+                nnue::feature(Color::Black, piece, square)
+            );
+        }
+    }
+
+    /// The quantised network gives the float network's evaluation within 3% of the value
+    /// plus 8 centipawns (the rounding of 200,000 weights), on varied positions.
+    #[test]
+    fn quantised_inference_matches_the_float_reference() {
+        let mut float = FloatNetwork::random(3);
+        // Larger, varied output weights and biases so the evaluations spread out.
+        for (i, w) in float.w2.iter_mut().enumerate() {
+            *w = ((i % 17) as f32 - 8.0) / 20.0;
+        }
+        for (i, b) in float.b1.iter_mut().enumerate() {
+            *b = ((i % 7) as f32) / 10.0;
+        }
+        float.b2 = 0.05;
+        let network = quantise(&float);
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+        ];
+        let mut spread = Vec::new();
+        for fen in fens {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let reference = float.evaluate(&pos);
+            let accumulator = Accumulator::refreshed(pos.board(), &network);
+            let quantised = network.output(&accumulator, pos.turn()) as f32;
+            assert!(
+                (quantised - reference).abs() <= 8.0 + 0.03 * reference.abs(),
+                "{fen}: float {reference}, quantised {quantised}"
+            );
+            spread.push(reference);
+        }
+        assert!(spread.iter().any(|v| v.abs() > 50.0), "{spread:?}");
+    }
+
+    #[test]
+    fn training_lowers_the_loss() {
+        // Positions where the side with an extra queen wins: a few steps must fit them.
+        let fens = [
+            ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", 0.0),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1.0),
+            ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", 1.0),
+            ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", 0.0),
+        ];
+        let mut train: Vec<Sample> = fens
+            .iter()
+            .map(|(fen, result)| {
+                Sample::new(&Position::from_fen(fen, false).unwrap(), 0, *result, 1.0)
+            })
+            .collect();
+        let args = TrainArgs {
+            data: Vec::new(),
+            output: PathBuf::new(),
+            epochs: 30,
+            batch: 4,
+            learning_rate: 0.01,
+            decay: 1.0,
+            lambda: 1.0,
+            threads: 2,
+            seed: 5,
+        };
+        let before = mean_loss(&FloatNetwork::random(args.seed), &train, 1);
+        let mut lines = Vec::new();
+        let network = train_network(&mut train, &[], &args, &mut |l| lines.push(l.to_string()));
+        let after = mean_loss(&network, &train, 1);
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        assert_eq!(lines.len(), 30);
+        // White with the queen is winning from both sides' point of view.
+        let queen_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
+        assert!(network.evaluate(&queen_up) > 100.0);
+    }
+}

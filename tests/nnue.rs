@@ -1,0 +1,104 @@
+//! The NNUE evaluation as a GUI and the tools use it: `Evaluation NNUE` searches with the
+//! network, `EvalFile` loads another network and refuses a wrong, corrupt or truncated file
+//! with a message while the network in use stays, and the search with the network plays
+//! legal moves. Network-level properties (incremental updates, quantisation, symmetry, file
+//! checks) are unit tests in `src/eval/nnue` and `src/tools/train.rs`.
+
+mod common;
+
+use std::time::Duration;
+
+use brudno::eval::nnue::{self, Network};
+use common::{Engine, is_legal_after};
+
+const LONG: Duration = Duration::from_secs(30);
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("brudno-nnue-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn the_option_is_declared_and_the_network_searches() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.read_until(LONG, |l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Evaluation type combo")
+                && l.contains("var NNUE")
+                && l.contains("var Positional")
+                && l.contains("var Material"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <embedded>")
+    );
+    engine.send("setoption name Evaluation value NNUE");
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go depth 6");
+    let mv = engine.bestmove(LONG);
+    assert!(is_legal_after(None, &["e2e4", "e7e5"], &mv), "{mv}");
+}
+
+#[test]
+fn eval_file_loads_good_networks_and_refuses_bad_ones() {
+    let good = temp("good.nnue");
+    let network = nnue::embedded();
+    std::fs::write(&good, network.to_bytes()).unwrap();
+    let bytes = network.to_bytes();
+    let truncated = temp("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let corrupt = temp("corrupt.nnue");
+    let mut flipped = bytes.clone();
+    flipped[5000] ^= 0x40;
+    std::fs::write(&corrupt, &flipped).unwrap();
+
+    let mut engine = Engine::start();
+    let cases = [
+        (good.display().to_string(), "loaded"),
+        ("/no/such/file.nnue".to_string(), "cannot read"),
+        (truncated.display().to_string(), "truncated"),
+        (corrupt.display().to_string(), "checksum"),
+        ("<embedded>".to_string(), "embedded network"),
+    ];
+    for (path, expected) in cases {
+        engine.send(&format!("setoption name EvalFile value {path}"));
+        let lines = engine.sync();
+        let message = lines
+            .iter()
+            .find(|l| l.starts_with("info string EvalFile"))
+            .unwrap_or_else(|| panic!("no message for {path}: {lines:?}"));
+        assert!(message.contains(expected), "{path}: {message}");
+        if expected != "loaded" && expected != "embedded network" {
+            assert!(message.contains("the network in use stays"), "{message}");
+        }
+        // The engine still searches with a network after every attempt.
+        engine.send("setoption name Evaluation value NNUE");
+        engine.send("position startpos");
+        engine.send("go depth 4");
+        let mv = engine.bestmove(LONG);
+        assert!(is_legal_after(None, &[], &mv), "{mv}");
+    }
+    for path in [good, truncated, corrupt] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn the_embedded_network_round_trips_and_evaluates_symmetrically() {
+    let network = nnue::embedded();
+    assert_eq!(Network::parse(&network.to_bytes()).unwrap(), *network);
+    let pos = brudno::position::Position::from_fen(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        false,
+    )
+    .unwrap();
+    let mirror = brudno::position::Position::from_fen(
+        "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+        false,
+    )
+    .unwrap();
+    assert_eq!(nnue::evaluate(&pos), nnue::evaluate(&mirror));
+}
