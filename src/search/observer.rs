@@ -1,7 +1,7 @@
-//! The observer hook: what the search tells someone watching it (the `trace` tool), at the
-//! points the textbooks name: a node entered with its window, a leaf scored, a child's value
-//! that is the node's best so far, alpha raised, a cut-off, a node's value returned, and the
-//! start of an iteration.
+//! The observer hook: what the search tells someone watching it (the `trace` tool, and the
+//! UCI loop for `info currmove`), at the points the textbooks name: a node entered with its
+//! window, a leaf scored, a child's value that is the node's best so far, alpha raised, a
+//! cut-off, a node's value returned, the start of an iteration and of each root move.
 //!
 //! The search is generic over its observer (`Worker<O: Observer>`), and the engine plays
 //! with `Silent`, whose methods are empty: the calls compile away, so the search with the hook
@@ -10,6 +10,8 @@
 //!
 //! Values are the search's own, in negamax form: from the side to move at the node, with
 //! `alpha` and `beta` the node's window. Plies count from the root (0).
+
+use shakmaty::Move;
 
 use crate::eval::Value;
 use crate::position::Position;
@@ -31,6 +33,10 @@ pub trait Observer {
     /// iterative deepening).
     #[inline(always)]
     fn iteration(&mut self, _depth: u32) {}
+    /// The root's move `mv`, the `number`th of the root's list in this iteration's order
+    /// (1 = the first), is about to be searched to `depth` (for `info currmove`).
+    #[inline(always)]
+    fn root_move(&mut self, _depth: i32, _mv: Move, _number: usize) {}
 
     /// The search enters the node `pos` at `ply` with `depth` plies left and the window
     /// `(alpha, beta)`.

@@ -140,6 +140,7 @@ impl<O: Observer> Worker<'_, O> {
                 Some(Claim::Search(mark)) => mark,
                 None => None,
             };
+            self.observer.root_move(depth, mv, index + 1);
             let extension = i32::from(self.features.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());

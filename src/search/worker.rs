@@ -461,18 +461,34 @@ impl<'a, O: Observer> Worker<'a, O> {
     }
 
     /// Replays `line` from the root, keeping its legal prefix, then extends it with hash moves
-    /// (each checked for legality) up to a repetition or the maximum length.
+    /// (each checked for legality) up to a repetition or the maximum length. The line ends at
+    /// the first position where the game would be over by rule, counting the game's own
+    /// history: a threefold repetition, the fifty-move rule, insufficient material (match
+    /// runners warn about a PV that goes on after one).
     pub(super) fn legal_line(&self, line: &[Move]) -> Vec<Move> {
         let mut pos = self.search.position.clone();
         let mut result = Vec::with_capacity(line.len());
         let mut seen = vec![pos.key()];
+        // Every position of the game so far and of the line: for the threefold count.
+        let mut game: Vec<u64> = self.search.history.to_vec();
+        game.push(pos.key());
+        let over_by_rule = |pos: &Position, game: &[u64]| {
+            let repetitions = game.iter().filter(|&&k| k == pos.key()).count();
+            repetitions >= 3
+                || pos.is_insufficient_material()
+                || (pos.halfmoves() >= 100 && !pos.legal_moves().is_empty())
+        };
         for &mv in line {
             if !pos.legal_moves().contains(&mv) {
-                break;
+                return result;
             }
             pos.play_in_place(mv);
             seen.push(pos.key());
+            game.push(pos.key());
             result.push(mv);
+            if over_by_rule(&pos, &game) {
+                return result;
+            }
         }
         if self.search.config.hash_move {
             while result.len() < MAX_PLY / 2 {
@@ -488,7 +504,11 @@ impl<'a, O: Observer> Worker<'a, O> {
                     break;
                 }
                 seen.push(pos.key());
+                game.push(pos.key());
                 result.push(mv);
+                if over_by_rule(&pos, &game) {
+                    break;
+                }
             }
         }
         result

@@ -15,6 +15,7 @@
 //! except where a command needs the search to be over.
 
 pub mod command;
+pub mod currmove;
 pub mod options;
 
 use std::io::{BufRead, ErrorKind, Write};
@@ -571,7 +572,12 @@ impl SearchJob {
                 tt: &self.tt,
                 control: &self.control,
             };
-            search.run(&mut |report| self.out.line(&info_line(report, self.mode)))
+            let announce = currmove::CurrentMove::new(&self.out, &self.control, self.mode);
+            search
+                .run_observed(announce, &mut |report| {
+                    self.out.line(&info_line(report, self.mode))
+                })
+                .0
         }));
         if self.hold {
             while !self.control.is_stopped()
