@@ -6,6 +6,7 @@
 
 pub mod eval;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod tools;
 pub mod uci;

@@ -494,3 +494,6 @@ impl<'a, O: Observer> Worker<'a, O> {
         result
     }
 }
+
+#[cfg(test)]
+mod tests;
