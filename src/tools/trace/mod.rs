@@ -13,6 +13,7 @@
 pub mod chess;
 pub mod html;
 pub mod model;
+pub mod recorder;
 pub mod text;
 pub mod textbook;
 pub mod tree;
@@ -250,7 +251,7 @@ pub fn assemble(
     code: Pseudocode,
     format: ValueFormat,
 ) -> Trace {
-    let result = model::outcome(&nodes, &steps, &iterations);
+    let result = recorder::outcome(&nodes, &steps, &iterations);
     Trace {
         format: "brudno-trace",
         version: 1,
