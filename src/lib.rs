@@ -4,6 +4,8 @@
 //! The flow is `stdin -> uci::command -> uci loop -> search -> info/bestmove`; the command-line
 //! tools (bench, perft, epd, ebf) drive the very same `search::Search`.
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod position;
 pub mod rng;
