@@ -61,7 +61,7 @@ pub struct EpdArgs {
     /// Selective-search techniques, as the UCI option `Dev Features` takes them (e.g. `-lmr`).
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub features: String,
-    /// Evaluation: `Positional` (the default) or `Material`.
+    /// Evaluation: `Positional` (the default), `Material` or `NNUE`.
     #[arg(long, value_name = "NAME", default_value = "Positional")]
     pub evaluation: String,
 }
