@@ -15,7 +15,7 @@ use shakmaty::Position as _;
 
 use brudno::eval::{Evaluation, evaluate};
 use brudno::position::Position;
-use brudno::search::ordering::splitmix64;
+use brudno::rng::splitmix64;
 use brudno::search::tt::{Bound, TranspositionTable, TtEntry};
 use brudno::tools::{bench, epd};
 

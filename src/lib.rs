@@ -4,8 +4,11 @@
 //! The flow is `stdin -> uci::command -> uci loop -> search -> info/bestmove`; the command-line
 //! tools (bench, perft, epd, ebf) drive the very same `search::Search`.
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod tools;
 pub mod uci;

@@ -427,7 +427,7 @@ fn playout(start: &Position, plies: usize, mut seed: u64) -> (Position, Vec<Stri
         if legal.is_empty() {
             break;
         }
-        seed = brudno::search::ordering::splitmix64(seed);
+        seed = brudno::rng::splitmix64(seed);
         let m = legal[(seed % legal.len() as u64) as usize];
         moves.push(Position::uci(m, position.castling_mode()));
         position.play_in_place(m);

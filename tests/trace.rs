@@ -9,7 +9,8 @@ mod common;
 use brudno::position::Position;
 use brudno::tools::ebf::lab::{self, LabConfig, LabPosition};
 use brudno::tools::trace::chess::{self, ChessRequest, ChessSource};
-use brudno::tools::trace::model::{Score, StepKind, Trace, subtree_size};
+use brudno::tools::trace::model::{Score, StepKind, Trace};
+use brudno::tools::trace::recorder::subtree_size;
 
 use brudno::eval::Evaluation;
 use common::run_brudno;

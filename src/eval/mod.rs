@@ -1,14 +1,16 @@
 //! Static evaluation in centipawns from the side to move's point of view.
 //!
-//! Two evaluations: `Material` (pawn 100, knight 300, bishop 300, rook 500, queen 900), the
-//! core engine's and the search lab's, and `Positional` (the default: tapered piece-square
-//! tables, mobility, pawn structure, king safety; see `positional.rs`, weights in
-//! `params.rs`). The evaluation never looks at legality, repetition or mate: the search owns
-//! those.
+//! Three evaluations: `Material` (pawn 100, knight 300, bishop 300, rook 500, queen 900), the
+//! core engine's and the search lab's; `Positional` (the default: tapered piece-square
+//! tables, mobility, pawn structure, king safety; the code in `positional.rs`, the weights'
+//! type in `weights.rs`, their values in `params.rs`); and `Nnue`, the network in `nnue/`.
+//! The evaluation never looks at legality, repetition or mate: the search owns those, and
+//! nothing here imports from the search or above.
 
 pub mod nnue;
 pub mod params;
 pub mod positional;
+pub mod weights;
 
 use shakmaty::{Board, Color, Role};
 

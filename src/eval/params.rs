@@ -6,7 +6,7 @@
 //! this shape; whether a tuned set replaces the one in use is decided in games
 //! (docs/STRENGTH.md).
 
-use super::positional::{S, Weights};
+use super::weights::{S, Weights};
 
 /// The weights the engine plays with.
 #[rustfmt::skip]

@@ -18,6 +18,8 @@ pub mod ordering;
 pub mod params;
 pub mod pool;
 mod quiescence;
+pub mod report;
+pub mod resources;
 mod root;
 pub mod score;
 pub mod see;

@@ -11,6 +11,8 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, Role};
 
 use super::tt::{PackedMove, pack_move};
+/// The generator behind `MoveOrder::Random`, re-exported where it used to live.
+pub use crate::rng::splitmix64;
 
 /// How moves are ordered (a switch of the search, for the search lab).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,15 +138,6 @@ pub fn pick_next_sorting_late(moves: &mut ScoredMoves, index: usize) -> Move {
         moves[index..].sort_by_key(|m| std::cmp::Reverse(m.score));
     }
     moves[index].mv
-}
-
-/// The SplitMix64 step: a small, good, repeatable pseudo-random generator.
-#[inline]
-pub fn splitmix64(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

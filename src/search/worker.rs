@@ -514,3 +514,6 @@ impl<'a, O: Observer> Worker<'a, O> {
         result
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluation;
 use crate::position::Position;
+use crate::search::report::bestmove_line;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 use crate::tools::epd;
-use crate::uci::bestmove_line;
 
 /// The bench positions, shipped with the engine.
 pub const BENCH_EPD: &str = include_str!("../../epd/bench.epd");

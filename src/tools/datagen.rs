@@ -28,7 +28,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::Color;
 
 use crate::position::Position;
-use crate::search::ordering::{is_tactical, splitmix64};
+use crate::rng::splitmix64;
+use crate::search::ordering::is_tactical;
 use crate::search::score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};

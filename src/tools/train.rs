@@ -24,7 +24,7 @@ use shakmaty::Color;
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
 use crate::position::Position;
-use crate::search::ordering::splitmix64;
+use crate::rng::splitmix64;
 use crate::tools::packed;
 
 /// Arguments of `brudno train`.

@@ -18,7 +18,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::eval::params::WEIGHTS;
-use crate::eval::positional::{MAX_PHASE, S, Trace, Weights, evaluate_traced, index};
+use crate::eval::positional::{MAX_PHASE, Trace, evaluate_traced};
+use crate::eval::weights::{S, Weights, index};
 use crate::tools::packed;
 
 /// Arguments of `brudno tune`.
@@ -318,7 +319,7 @@ pub fn params_source(weights: &Weights) -> String {
          //! printed. `brudno tune` (Texel tuning on positions from Brudno's own games) writes files of\n\
          //! this shape; whether a tuned set replaces the one in use is decided in games\n\
          //! (docs/STRENGTH.md).\n\n\
-         use super::positional::{S, Weights};\n\n\
+         use super::weights::{S, Weights};\n\n\
          /// The weights the engine plays with.\n\
          #[rustfmt::skip]\n\
          pub const WEIGHTS: Weights = Weights {\n",

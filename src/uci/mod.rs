@@ -25,12 +25,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
-use shakmaty::{CastlingMode, Color, Move};
+use shakmaty::{CastlingMode, Color};
 
 use crate::position::Position;
-use crate::search::score::UciScore;
-use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{Limits, Report, Search, SearchConfig, SearchControl};
+use crate::search::report::{bestmove_line, info_line};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Search, SearchConfig, SearchControl};
 use crate::tools;
 use command::{Command, GoParams, StartPosition};
 use options::{Effect, Options};
@@ -613,49 +613,5 @@ impl SearchJob {
         self.out.line(&bestmove);
         self.answer.written.store(true, Ordering::SeqCst);
         self.reader.unpark();
-    }
-}
-
-/// Formats an `info` line for a report.
-pub fn info_line(report: &Report, mode: CastlingMode) -> String {
-    let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {}",
-        report.depth,
-        report.seldepth.max(report.depth),
-        report.multipv,
-        UciScore::from_value(report.score)
-    );
-    match report.bound {
-        Bound::Lower => line.push_str(" lowerbound"),
-        Bound::Upper if report.depth > 0 => line.push_str(" upperbound"),
-        _ => {}
-    }
-    line.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
-        report.nodes,
-        report.nps(),
-        report.hashfull,
-        report.elapsed.as_millis()
-    ));
-    if !report.pv.is_empty() {
-        line.push_str(" pv");
-        for &m in &report.pv {
-            line.push(' ');
-            line.push_str(&Position::uci(m, mode));
-        }
-    }
-    line
-}
-
-/// Formats `bestmove <move> [ponder <move>]`, or `bestmove 0000` without a legal move.
-pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
-    match (best, ponder) {
-        (None, _) => "bestmove 0000".to_string(),
-        (Some(best), None) => format!("bestmove {}", Position::uci(best, mode)),
-        (Some(best), Some(ponder)) => format!(
-            "bestmove {} ponder {}",
-            Position::uci(best, mode),
-            Position::uci(ponder, mode)
-        ),
     }
 }

@@ -4,8 +4,11 @@
 
 #![allow(dead_code)]
 
+pub mod hardening;
+
 use brudno::position::Position;
-use brudno::search::ordering::{MoveOrder, splitmix64};
+use brudno::rng::splitmix64;
+use brudno::search::ordering::MoveOrder;
 use brudno::search::tt::TranspositionTable;
 use brudno::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 

@@ -216,7 +216,7 @@ impl Stack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ordering::splitmix64;
+    use crate::rng::splitmix64;
 
     /// A network with varied weights (the embedded one might be small or zero).
     fn varied() -> Network {

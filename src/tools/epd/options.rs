@@ -1,8 +1,9 @@
 //! The command line of `brudno epd`, and how it becomes search limits and a configuration.
 //!
 //! One limit per position: `--movetime`, `--depth` or `--nodes` (one second of movetime when
-//! none is given). Hash and threads are checked by the same code as the UCI options, so the
-//! same values are accepted and clamped the same way. No Move Overhead is kept back: there is
+//! none is given). Hash and threads are checked by the same code as the UCI options
+//! (`search::resources`, with the same ranges and messages), so the same values are accepted
+//! and clamped the same way. No Move Overhead is kept back: there is
 //! no GUI between the runner and the search.
 
 use std::path::PathBuf;
@@ -10,8 +11,12 @@ use std::time::Duration;
 
 use clap::{ArgGroup, Args};
 
+use crate::eval::Evaluation;
+use crate::search::features::Features;
+use crate::search::resources::{
+    MAX_HASH_MIB, MAX_THREADS, clamp_hash_to_memory, warn_if_oversubscribed,
+};
 use crate::search::{Limits, SearchConfig};
-use crate::uci::options::Options;
 
 /// Milliseconds per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -56,7 +61,7 @@ pub struct EpdArgs {
     /// Selective-search techniques, as the UCI option `Dev Features` takes them (e.g. `-lmr`).
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub features: String,
-    /// Evaluation: `Positional` (the default) or `Material`.
+    /// Evaluation: `Positional` (the default), `Material` or `NNUE`.
     #[arg(long, value_name = "NAME", default_value = "Positional")]
     pub evaluation: String,
 }
@@ -87,30 +92,39 @@ impl EpdArgs {
         }
     }
 
-    /// The hash size and thread count through the UCI option rules, with any messages about
-    /// clamping.
-    pub fn engine_options(&self) -> (Options, Vec<String>) {
-        let mut options = Options::default();
+    /// The hash size, thread count, features and evaluation through the UCI option rules,
+    /// with any messages about clamping or values that could not be read (which keep the
+    /// default).
+    pub fn engine_options(&self) -> (EngineOptions, Vec<String>) {
         let mut messages = Vec::new();
-        let hash = self.hash.to_string();
-        let threads = self.threads.to_string();
-        for (name, value) in [
-            ("Hash", hash.as_str()),
-            ("Threads", threads.as_str()),
-            ("Dev Features", self.features.as_str()),
-            ("Evaluation", self.evaluation.as_str()),
-        ] {
-            match options.set(name, Some(value)) {
-                Ok(change) => messages.extend(change.messages),
-                Err(message) => messages.push(message),
-            }
-        }
+        let hash = clamp_spin("Hash", self.hash, 1, MAX_HASH_MIB, &mut messages);
+        let hash_mib = clamp_hash_to_memory(hash as usize, &mut messages);
+        let threads = clamp_spin("Threads", self.threads, 1, MAX_THREADS, &mut messages) as usize;
+        warn_if_oversubscribed(threads, &mut messages);
+        let features = Features::parse(&self.features).unwrap_or_else(|e| {
+            messages.push(format!("option Dev Features: {e}, unchanged"));
+            Features::ALL
+        });
+        let text = self.evaluation.trim();
+        let evaluation =
+            <Evaluation as clap::ValueEnum>::from_str(text, true).unwrap_or_else(|_| {
+                messages.push(format!(
+                "option Evaluation: '{text}' is not one of NNUE, Positional, Material, unchanged"
+            ));
+                Evaluation::Positional
+            });
+        let options = EngineOptions {
+            hash_mib,
+            threads,
+            features,
+            evaluation,
+        };
         (options, messages)
     }
 
     /// The search configuration: the engine as it plays (or with the chosen features and
     /// evaluation), with `threads` and no Move Overhead.
-    pub fn config(&self, options: &Options) -> SearchConfig {
+    pub fn config(&self, options: &EngineOptions) -> SearchConfig {
         SearchConfig {
             threads: options.threads,
             features: options.features,
@@ -119,6 +133,31 @@ impl EpdArgs {
             ..SearchConfig::default()
         }
     }
+}
+
+/// The engine settings of an EPD run, checked as the UCI options check them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Which selective-search techniques are on.
+    pub features: Features,
+    /// The evaluation function.
+    pub evaluation: Evaluation,
+}
+
+/// `value` clamped to `min..=max`, with the UCI option's message when it was out of range.
+fn clamp_spin(name: &str, value: u64, min: i64, max: i64, messages: &mut Vec<String>) -> i64 {
+    let parsed = i64::try_from(value).unwrap_or(i64::MAX);
+    let clamped = parsed.clamp(min, max);
+    if clamped != parsed {
+        messages.push(format!(
+            "option {name}: {value} is out of range {min}..{max}, using {clamped}"
+        ));
+    }
+    clamped
 }
 
 #[cfg(test)]

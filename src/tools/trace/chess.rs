@@ -10,9 +10,8 @@
 
 use shakmaty::{Color, Move, Position as _};
 
-use super::model::{
-    CutoffTest, Node, Pseudocode, Recorder, Score, Stub, Totals, Trace, ValueFormat,
-};
+use super::model::{CutoffTest, Node, Pseudocode, Score, Stub, Totals, Trace, ValueFormat};
+use super::recorder::Recorder;
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 use crate::search::observer::{LeafKind, Observer, Silent};

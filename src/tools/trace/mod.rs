@@ -13,6 +13,7 @@
 pub mod chess;
 pub mod html;
 pub mod model;
+pub mod recorder;
 pub mod text;
 pub mod textbook;
 pub mod tree;
@@ -44,7 +45,7 @@ pub const MAX_ORDERING_CHILDREN: usize = 7;
 #[derive(clap::Args, Clone, Debug)]
 pub struct TraceArgs {
     /// A toy tree: `standing` (the textbook tree, the default) or a nested list of integers
-    /// such as '[[3,12,8],[2,4,6],[14,5,2]]' (MAX at the root).
+    /// such as `[[3,12,8],[2,4,6],[14,5,2]]` (MAX at the root).
     #[arg(long, value_name = "TREE")]
     pub tree: Option<String>,
     /// A random uniform tree of --branching B and --depth D, leaves 0..99 from --seed S.
@@ -250,7 +251,7 @@ pub fn assemble(
     code: Pseudocode,
     format: ValueFormat,
 ) -> Trace {
-    let result = model::outcome(&nodes, &steps, &iterations);
+    let result = recorder::outcome(&nodes, &steps, &iterations);
     Trace {
         format: "brudno-trace",
         version: 1,

@@ -7,7 +7,8 @@
 //! tree, the leaves examined). Each function tells the `Recorder` what it does as it does
 //! it; the recorder's calls are the only lines that are not the algorithm itself.
 
-use super::model::{CutoffTest, Pseudocode, Recorder, Score, Totals, ValueFormat};
+use super::model::{CutoffTest, Pseudocode, Score, Totals, ValueFormat};
+use super::recorder::Recorder;
 use super::tree::Tree;
 
 /// The toy-tree algorithms.
@@ -583,7 +584,7 @@ mod tests {
                     }
                     StepKind::Cutoff => {
                         for &s in step.skipped.as_ref().unwrap() {
-                            pruned += crate::tools::trace::model::subtree_size(&trace.nodes, s);
+                            pruned += crate::tools::trace::recorder::subtree_size(&trace.nodes, s);
                         }
                     }
                     _ => {}

@@ -5,7 +5,7 @@
 //! Parsing never panics: malformed text is an error naming the byte position (1-based) and
 //! what was expected there.
 
-use crate::search::ordering::splitmix64;
+use crate::rng::splitmix64;
 
 /// The textbook tree: three MIN nodes under a MAX root, value 3.
 pub const STANDING: &str = "[[3,12,8],[2,4,6],[14,5,2]]";
