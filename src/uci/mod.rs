@@ -28,6 +28,7 @@ use shakmaty::{CastlingMode, Color, Move};
 
 use crate::position::Position;
 use crate::search::score::UciScore;
+use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Limits, Report, Search, SearchConfig, SearchControl};
 use crate::tools;
@@ -180,6 +181,8 @@ struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     search: Option<RunningSearch>,
+    /// The Syzygy tables of `SyzygyPath`, if any were found.
+    tablebases: Option<Arc<Tablebases>>,
     /// What was wrong with the current input line, sent as one `info string`.
     notes: Vec<String>,
     debug: bool,
@@ -198,6 +201,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
         history: Vec::new(),
         control: Arc::new(SearchControl::default()),
         search: None,
+        tablebases: None,
         notes: Vec::new(),
         debug: false,
     };
@@ -349,8 +353,9 @@ impl Engine {
     }
 
     /// `setoption`. During a search, options that only the next search reads (Move Overhead,
-    /// Ponder, UCI_Chess960) are stored at once; options that would change the table under
-    /// the running search (Hash, Clear Hash, Threads) are refused with a message.
+    /// Ponder, UCI_Chess960, the Syzygy options: a running search keeps its tables) are stored
+    /// at once; options that would change the table under the running search (Hash, Clear
+    /// Hash, Threads) are refused with a message.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let resource = ["hash", "clear hash", "threads"]
             .iter()
@@ -381,6 +386,14 @@ impl Engine {
                     Effect::LoadNetwork => {
                         let message = crate::eval::nnue::load(&self.options.eval_file);
                         self.notes.push(message);
+                    }
+                    Effect::LoadSyzygy => {
+                        // A running search keeps the tables it started with.
+                        let (tables, messages) = Tablebases::load(&self.options.syzygy_path);
+                        self.tablebases = tables;
+                        for message in messages {
+                            self.out.info_string(&message);
+                        }
                     }
                 }
             }
@@ -507,6 +520,12 @@ impl Engine {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            syzygy: self.tablebases.as_ref().map(|tables| Syzygy {
+                tables: Arc::clone(tables),
+                probe_depth: self.options.syzygy_probe_depth,
+                probe_limit: self.options.syzygy_probe_limit,
+                rule50: self.options.syzygy_50_move_rule,
+            }),
             ..SearchConfig::default()
         };
         let answer = Arc::new(Answer::default());
@@ -580,6 +599,14 @@ impl SearchJob {
                 std::thread::park_timeout(HOLD_PARK);
             }
         }
+        if let Some(failure) = self
+            .config
+            .syzygy
+            .as_ref()
+            .and_then(|syzygy| syzygy.tables.take_failure())
+        {
+            self.out.info_string(&failure);
+        }
         let (infos, bestmove) = match outcome {
             Ok(result) => (
                 result
@@ -625,12 +652,15 @@ pub fn info_line(report: &Report, mode: CastlingMode) -> String {
         _ => {}
     }
     line.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
+        " nodes {} nps {} hashfull {}",
         report.nodes,
         report.nps(),
-        report.hashfull,
-        report.elapsed.as_millis()
+        report.hashfull
     ));
+    if let Some(tbhits) = report.tbhits {
+        line.push_str(&format!(" tbhits {tbhits}"));
+    }
+    line.push_str(&format!(" time {}", report.elapsed.as_millis()));
     if !report.pv.is_empty() {
         line.push_str(" pv");
         for &m in &report.pv {
