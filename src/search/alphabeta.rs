@@ -126,6 +126,50 @@ impl<O: Observer> Worker<'_, O> {
             }
         }
 
+        // Step 5b. Tablebases: right after a capture or pawn move, with few enough pieces, the
+        // tables know the result. A draw is exact; a win is a lower bound and a loss an upper
+        // bound (a mate may be quicker or slower), returned when the window allows it.
+        let mut best = -INFINITY;
+        let mut max_value = INFINITY;
+        if self.tb_pieces > 0
+            && pos.halfmoves() == 0
+            && let Some((value, bound)) = self.probe_tablebase(pos, depth, ply)
+        {
+            let usable = match bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if usable {
+                if config.hash_move {
+                    let eval = if pos.is_check() {
+                        0
+                    } else {
+                        self.evaluate(pos, ply)
+                    };
+                    self.search.tt.store(
+                        pos.key(),
+                        TtEntry {
+                            mv: 0,
+                            score: score::to_tt(value, ply),
+                            eval,
+                            depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                            bound,
+                        },
+                    );
+                }
+                return value;
+            }
+            if pv_node {
+                if bound == Bound::Lower {
+                    best = value;
+                    alpha = alpha.max(value);
+                } else {
+                    max_value = value;
+                }
+            }
+        }
+
         // Step 6. Static evaluation (from the table when stored) and whether it improved on
         // our position two plies ago.
         let in_check = pos.is_check();
@@ -146,7 +190,7 @@ impl<O: Observer> Worker<'_, O> {
             && !pv_node
             && !in_check
             && depth <= params::RFP_MAX_DEPTH
-            && !score::is_mate(beta)
+            && !score::is_decisive(beta)
             && static_eval - params::RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return static_eval;
@@ -185,7 +229,11 @@ impl<O: Observer> Worker<'_, O> {
                 return DRAW;
             }
             if score >= beta {
-                return if score::is_mate(score) { beta } else { score };
+                return if score::is_decisive(score) {
+                    beta
+                } else {
+                    score
+                };
             }
         }
 
@@ -213,7 +261,6 @@ impl<O: Observer> Worker<'_, O> {
         let mut child = pos.clone();
 
         // Step 11. Search the moves.
-        let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<PackedMove, 64> = ArrayVec::new();
         let mut searched = 0usize;
@@ -264,7 +311,7 @@ impl<O: Observer> Worker<'_, O> {
                 && !in_check
                 && is_quiet
                 && depth <= params::LMP_MAX_DEPTH
-                && best > -score::MATE_BOUND
+                && best > -score::TB_WIN_BOUND
                 && quiets_tried.len() >= params::lmp_threshold(depth, improving)
             {
                 continue;
@@ -284,7 +331,7 @@ impl<O: Observer> Worker<'_, O> {
                 && !gives_check
                 && searched > 0
                 && depth <= params::FUTILITY_MAX_DEPTH
-                && !score::is_mate(alpha)
+                && !score::is_decisive(alpha)
                 && static_eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
             {
                 continue;
@@ -386,7 +433,9 @@ impl<O: Observer> Worker<'_, O> {
         }
 
         // Step 12. Store the result with its bound type: failing high gives a lower bound,
-        // failing low an upper bound, anything inside the window is exact.
+        // failing low an upper bound, anything inside the window is exact. A tablebase loss
+        // caps the value of a PV node.
+        best = best.min(max_value);
         if config.hash_move {
             let bound = if best >= beta {
                 Bound::Lower
@@ -407,5 +456,34 @@ impl<O: Observer> Worker<'_, O> {
             );
         }
         best
+    }
+
+    /// Probes the tablebases at a node reached by a capture or a pawn move: with at most
+    /// `tb_pieces` pieces, no castling rights, and (at exactly the piece limit) a remaining
+    /// depth of at least `SyzygyProbeDepth`. Returns the tablebase score at `ply` and what it
+    /// bounds. With `Syzygy50MoveRule`, a win the 50-move rule spoils (and a loss it saves)
+    /// scores as a draw, nudged by 2 centipawns.
+    #[cold]
+    fn probe_tablebase(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+    ) -> Option<(Value, Bound)> {
+        let syzygy = self.search.config.syzygy.as_ref()?;
+        let pieces = pos.board().occupied().count();
+        if pieces > self.tb_pieces || (pieces == self.tb_pieces && depth < syzygy.probe_depth) {
+            return None;
+        }
+        let wdl = syzygy.tables.probe_wdl(pos.chess())? as i32;
+        self.stats.tb_hits += 1;
+        let draw = i32::from(syzygy.rule50);
+        Some(if wdl < -draw {
+            (score::tb_loss_in(ply), Bound::Upper)
+        } else if wdl > draw {
+            (score::tb_win_in(ply), Bound::Lower)
+        } else {
+            (DRAW + 2 * wdl * draw, Bound::Exact)
+        })
     }
 }

@@ -6,7 +6,8 @@
 //! limit or when `stop` is raised. A best move exists once depth 1 is done; if even depth 1 is
 //! cut short, the first root move in search order (a legal move) is played. Switches in
 //! `SearchConfig` turn pruning, ordering, the table and quiescence on and off so that the
-//! search lab studies this very search, never a copy. This module never prints: output is
+//! search lab studies this very search, never a copy. With Syzygy tables (`tablebase/`) a
+//! root in the tables plays only the moves that keep its result. This module never prints: output is
 //! the front end's business.
 
 mod abdada;
@@ -24,6 +25,7 @@ mod root;
 pub mod score;
 pub mod see;
 pub mod stats;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -40,6 +42,7 @@ use observer::{Observer, Silent};
 use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
+use tablebase::Syzygy;
 use tt::{Bound, TranspositionTable};
 use worker::{Shared, Worker};
 
@@ -110,6 +113,8 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Move Overhead: time kept back for the GUI and the network.
     pub move_overhead: Duration,
+    /// Syzygy tablebases and how to probe them; `None` without tables.
+    pub syzygy: Option<Syzygy>,
 }
 
 impl Default for SearchConfig {
@@ -126,6 +131,7 @@ impl Default for SearchConfig {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),
+            syzygy: None,
         }
     }
 }
@@ -244,6 +250,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Permille of the hash table used by this search.
     pub hashfull: u32,
+    /// Tablebase probes that gave an answer, by all threads; `None` without tables.
+    pub tbhits: Option<u64>,
     /// The principal variation: a legal sequence from the root.
     pub pv: Vec<Move>,
 }
@@ -333,7 +341,7 @@ impl Search<'_> {
     ) -> (SearchResult, O) {
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
-        let shared = Shared::new(self.config.threads);
+        let shared = Shared::for_search(self);
         let mut worker = Worker::new(self, &shared, true, deadlines, observer);
         if worker.root_moves.is_empty() {
             return (self.no_legal_move(&worker), worker.observer);
@@ -586,6 +594,7 @@ impl Search<'_> {
             nodes: 0,
             elapsed: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.config.syzygy.as_ref().map(|_| 0),
             pv: Vec::new(),
         };
         SearchResult {

@@ -28,12 +28,15 @@ pub fn info_line(report: &Report, mode: CastlingMode) -> String {
         _ => {}
     }
     line.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
+        " nodes {} nps {} hashfull {}",
         report.nodes,
         report.nps(),
-        report.hashfull,
-        report.elapsed.as_millis()
+        report.hashfull
     ));
+    if let Some(tbhits) = report.tbhits {
+        line.push_str(&format!(" tbhits {tbhits}"));
+    }
+    line.push_str(&format!(" time {}", report.elapsed.as_millis()));
     if !report.pv.is_empty() {
         line.push_str(" pv");
         for &m in &report.pv {

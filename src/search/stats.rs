@@ -31,6 +31,8 @@ pub struct Stats {
     pub deferred: u64,
     /// Iterations given up because another thread completed one at least as deep (Lazy SMP).
     pub superseded: u64,
+    /// Tablebase probes in the tree that gave an answer.
+    pub tb_hits: u64,
 }
 
 impl Stats {
@@ -66,6 +68,7 @@ impl AddAssign for Stats {
         self.tt_cutoffs += other.tt_cutoffs;
         self.deferred += other.deferred;
         self.superseded += other.superseded;
+        self.tb_hits += other.tb_hits;
     }
 }
 

@@ -16,8 +16,9 @@ use super::features::Features;
 use super::observer::{Observer, Silent};
 use super::ordering::{self, pick_next};
 use super::params;
-use super::score::{INFINITY, MAX_PLY};
+use super::score::{self, INFINITY, MAX_PLY};
 use super::stats::Stats;
+use super::tablebase::{RootRanking, rank_root};
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
 use super::{Report, Search, SearchResult};
@@ -76,6 +77,11 @@ pub(super) struct Shared {
     pub depth_reached: AtomicBool,
     /// The positions the threads are searching now (empty with one thread).
     pub searching: Searching,
+    /// The root moves ranked by the tablebases, when the root is in them: the threads search
+    /// only the moves of the best rank.
+    pub root_ranking: Option<RootRanking>,
+    /// Tablebase hits of all threads, published with the nodes.
+    pub tb_hits: AtomicU64,
 }
 
 impl Shared {
@@ -85,6 +91,21 @@ impl Shared {
             searching: Searching::new(threads),
             ..Self::default()
         }
+    }
+
+    /// What the threads of `search` share, the root ranked by the tablebases when it is in
+    /// them.
+    pub fn for_search(search: &Search) -> Self {
+        let mut shared = Self::new(search.config.threads);
+        shared.root_ranking = search.config.syzygy.as_ref().and_then(|syzygy| {
+            rank_root(
+                syzygy,
+                search.position,
+                search.history,
+                &root_candidates(search),
+            )
+        });
+        shared
     }
 
     /// Keeps `report` if it is deeper than the deepest completed line so far.
@@ -124,6 +145,20 @@ fn reduction_table() -> &'static [[u8; 64]] {
     })
 }
 
+/// The legal root moves the search may play: those of `searchmoves`, or all of them when it
+/// is empty or names none.
+pub(super) fn root_candidates(search: &Search) -> Vec<Move> {
+    let legal = search.position.legal_moves();
+    let allowed =
+        |m: &Move| search.limits.searchmoves.is_empty() || search.limits.searchmoves.contains(m);
+    let candidates: Vec<Move> = legal.iter().copied().filter(allowed).collect();
+    if candidates.is_empty() {
+        legal.to_vec()
+    } else {
+        candidates
+    }
+}
+
 /// The state of one searching thread, watched by `O` (`Silent` when nobody watches).
 pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) search: &'a Search<'a>,
@@ -134,6 +169,11 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) is_main: bool,
     /// Own nodes already added to `shared.nodes`.
     pub(super) published_nodes: u64,
+    /// Own tablebase hits already added to `shared.tb_hits`.
+    pub(super) published_tb_hits: u64,
+    /// Probe the tablebases inside the tree at positions with at most this many pieces (0:
+    /// never).
+    pub(super) tb_pieces: usize,
     pub(super) features: Features,
     pub(super) deadlines: Deadlines,
     pub(super) root_moves: Vec<RootMove>,
@@ -178,34 +218,40 @@ impl<'a, O: Observer> Worker<'a, O> {
         observer: O,
     ) -> Self {
         let root = search.position;
-        let legal = root.legal_moves();
-        let allowed = |m: &Move| {
-            search.limits.searchmoves.is_empty() || search.limits.searchmoves.contains(m)
+        let root_move = |mv| RootMove {
+            mv,
+            score: -INFINITY,
+            pv: Line::new(),
         };
-        let mut candidates: Vec<Move> = legal.iter().copied().filter(allowed).collect();
-        if candidates.is_empty() {
-            candidates = legal.to_vec();
-        }
-        // Initial root order: the hash move, then the configured order.
-        let hash_move = if search.config.hash_move {
-            search.tt.probe(root.key()).map_or(0, |e| e.mv)
+        let root_moves = if let Some(ranking) = &shared.root_ranking {
+            // In the tables: only the moves that keep the result, quickest progress first.
+            ranking.kept().map(|r| root_move(r.mv)).collect()
         } else {
-            0
+            // Initial root order: the hash move, then the configured order.
+            let candidates = root_candidates(search);
+            let hash_move = if search.config.hash_move {
+                search.tt.probe(root.key()).map_or(0, |e| e.mv)
+            } else {
+                0
+            };
+            let mut scored = ordering::score_moves(
+                &candidates,
+                search.config.order,
+                hash_move,
+                root.key(),
+                |_| 0,
+            );
+            (0..scored.len())
+                .map(|i| root_move(pick_next(&mut scored, i)))
+                .collect()
         };
-        let mut scored = ordering::score_moves(
-            &candidates,
-            search.config.order,
-            hash_move,
-            root.key(),
-            |_| 0,
-        );
-        let root_moves = (0..scored.len())
-            .map(|i| RootMove {
-                mv: pick_next(&mut scored, i),
-                score: -INFINITY,
-                pv: Line::new(),
-            })
-            .collect();
+        // Probes in the tree: not when the root ranking by DTZ already decides (or the root
+        // is not won), as Stockfish does.
+        let tb_pieces = match (&search.config.syzygy, &shared.root_ranking) {
+            (None, _) => 0,
+            (Some(_), Some(ranking)) if ranking.by_dtz || ranking.score() <= score::DRAW => 0,
+            (Some(syzygy), _) => syzygy.piece_limit(),
+        };
         let mut keys = Vec::with_capacity(search.history.len() + MAX_PLY + 1);
         keys.extend_from_slice(search.history);
         keys.push(root.key());
@@ -215,6 +261,8 @@ impl<'a, O: Observer> Worker<'a, O> {
             shared,
             is_main,
             published_nodes: 0,
+            published_tb_hits: 0,
+            tb_pieces,
             features: search.config.features,
             deadlines,
             root_moves,
@@ -341,13 +389,27 @@ impl<'a, O: Observer> Worker<'a, O> {
         self.aborted
     }
 
-    /// Adds the nodes searched since the last call to the shared count.
+    /// Adds the nodes searched (and the tablebase hits) since the last call to the shared
+    /// counts.
     pub(super) fn publish_nodes(&mut self) {
         let fresh = self.stats.nodes - self.published_nodes;
         if fresh > 0 {
             self.shared.nodes.fetch_add(fresh, Ordering::Relaxed);
             self.published_nodes = self.stats.nodes;
         }
+        let hits = self.stats.tb_hits - self.published_tb_hits;
+        if hits > 0 {
+            self.shared.tb_hits.fetch_add(hits, Ordering::Relaxed);
+            self.published_tb_hits = self.stats.tb_hits;
+        }
+    }
+
+    /// Tablebase hits of all threads, `None` without tables.
+    pub(super) fn total_tb_hits(&self) -> Option<u64> {
+        self.search.config.syzygy.as_ref().map(|_| {
+            self.shared.tb_hits.load(Ordering::Relaxed)
+                + (self.stats.tb_hits - self.published_tb_hits)
+        })
     }
 
     /// Nodes of all threads: the shared count plus this thread's unpublished nodes.
@@ -369,18 +431,31 @@ impl<'a, O: Observer> Worker<'a, O> {
         }
     }
 
-    /// The report of line `pv_index` (0-based) of a completed iteration.
+    /// The report of line `pv_index` (0-based) of a completed iteration. With the root in
+    /// the tablebases, a score short of a mate is the tables' score of the line's move.
     pub(super) fn report(&self, depth: u32, pv_index: usize, score: Value, bound: Bound) -> Report {
+        let pv = self.legal_line(&self.root_moves[pv_index].pv);
+        let tb_score = self
+            .shared
+            .root_ranking
+            .as_ref()
+            .filter(|_| !score::is_mate(score))
+            .and_then(|ranking| ranking.score_of(*pv.first()?));
         Report {
             depth,
             seldepth: self.seldepth as u32,
             multipv: pv_index as u32 + 1,
-            score,
-            bound,
+            score: tb_score.unwrap_or(score),
+            bound: if tb_score.is_some() {
+                Bound::Exact
+            } else {
+                bound
+            },
             nodes: self.total_nodes(),
             elapsed: self.search.control.elapsed(),
             hashfull: self.search.tt.hashfull(),
-            pv: self.legal_line(&self.root_moves[pv_index].pv),
+            tbhits: self.total_tb_hits(),
+            pv,
         }
     }
 
@@ -397,6 +472,7 @@ impl<'a, O: Observer> Worker<'a, O> {
         line.nodes = self.total_nodes();
         line.elapsed = self.search.control.elapsed();
         line.hashfull = self.search.tt.hashfull();
+        line.tbhits = self.total_tb_hits();
     }
 
     /// Takes another thread's completed line as this thread's last iteration: its move goes
@@ -442,10 +518,12 @@ impl<'a, O: Observer> Worker<'a, O> {
         let nodes = self.total_nodes();
         let elapsed = self.search.control.elapsed();
         let hashfull = self.search.tt.hashfull();
+        let tbhits = self.total_tb_hits();
         for line in &mut lines {
             line.nodes = nodes;
             line.elapsed = elapsed;
             line.hashfull = hashfull;
+            line.tbhits = tbhits;
         }
         let report = lines[0].clone();
         let stats = self.stats;

@@ -29,6 +29,7 @@ use shakmaty::{CastlingMode, Color};
 
 use crate::position::Position;
 use crate::search::report::{bestmove_line, info_line};
+use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
 use crate::tools;
@@ -181,6 +182,8 @@ struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     search: Option<RunningSearch>,
+    /// The Syzygy tables of `SyzygyPath`, if any were found.
+    tablebases: Option<Arc<Tablebases>>,
     /// What was wrong with the current input line, sent as one `info string`.
     notes: Vec<String>,
     debug: bool,
@@ -199,6 +202,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
         history: Vec::new(),
         control: Arc::new(SearchControl::default()),
         search: None,
+        tablebases: None,
         notes: Vec::new(),
         debug: false,
     };
@@ -350,8 +354,9 @@ impl Engine {
     }
 
     /// `setoption`. During a search, options that only the next search reads (Move Overhead,
-    /// Ponder, UCI_Chess960) are stored at once; options that would change the table under
-    /// the running search (Hash, Clear Hash, Threads) are refused with a message.
+    /// Ponder, UCI_Chess960, the Syzygy options: a running search keeps its tables) are stored
+    /// at once; options that would change the table under the running search (Hash, Clear
+    /// Hash, Threads) are refused with a message.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let resource = ["hash", "clear hash", "threads"]
             .iter()
@@ -382,6 +387,14 @@ impl Engine {
                     Effect::LoadNetwork => {
                         let message = crate::eval::nnue::load(&self.options.eval_file);
                         self.notes.push(message);
+                    }
+                    Effect::LoadSyzygy => {
+                        // A running search keeps the tables it started with.
+                        let (tables, messages) = Tablebases::load(&self.options.syzygy_path);
+                        self.tablebases = tables;
+                        for message in messages {
+                            self.out.info_string(&message);
+                        }
                     }
                 }
             }
@@ -508,6 +521,12 @@ impl Engine {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            syzygy: self.tablebases.as_ref().map(|tables| Syzygy {
+                tables: Arc::clone(tables),
+                probe_depth: self.options.syzygy_probe_depth,
+                probe_limit: self.options.syzygy_probe_limit,
+                rule50: self.options.syzygy_50_move_rule,
+            }),
             ..SearchConfig::default()
         };
         let answer = Arc::new(Answer::default());
@@ -585,6 +604,14 @@ impl SearchJob {
             {
                 std::thread::park_timeout(HOLD_PARK);
             }
+        }
+        if let Some(failure) = self
+            .config
+            .syzygy
+            .as_ref()
+            .and_then(|syzygy| syzygy.tables.take_failure())
+        {
+            self.out.info_string(&failure);
         }
         let (infos, bestmove) = match outcome {
             Ok(result) => (

@@ -7,6 +7,7 @@
 use crate::eval::Evaluation;
 use crate::search::features::Features;
 use crate::search::resources::{clamp_hash_to_memory, warn_if_oversubscribed};
+use crate::search::tablebase::{EMPTY_PATH, MAX_TABLE_PIECES};
 
 /// An option's kind as declared to the GUI.
 enum Kind {
@@ -100,6 +101,32 @@ const DECLARATIONS: &[Declaration] = &[
         name: "Dev Features",
         kind: Kind::Text { default: "all" },
     },
+    Declaration {
+        name: "SyzygyPath",
+        kind: Kind::Text {
+            default: EMPTY_PATH,
+        },
+    },
+    Declaration {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    Declaration {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: MAX_TABLE_PIECES as i64,
+            min: 0,
+            max: MAX_TABLE_PIECES as i64,
+        },
+    },
+    Declaration {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+    },
 ];
 
 /// Current option values.
@@ -123,6 +150,14 @@ pub struct Options {
     pub chess960: bool,
     /// The network file asked for (`EMBEDDED_NET` for the embedded one).
     pub eval_file: String,
+    /// Folders holding Syzygy tables (`EMPTY_PATH` for none).
+    pub syzygy_path: String,
+    /// Least remaining depth at which the tree probes the tables.
+    pub syzygy_probe_depth: i32,
+    /// Most pieces of a position the tables are probed for (0: never).
+    pub syzygy_probe_limit: usize,
+    /// Whether a win the 50-move rule spoils counts as a draw.
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Options {
@@ -137,6 +172,10 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             eval_file: EMBEDDED_NET.to_string(),
+            syzygy_path: EMPTY_PATH.to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: MAX_TABLE_PIECES,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -154,6 +193,8 @@ pub enum Effect {
     Threads,
     /// Load the network named by `eval_file`.
     LoadNetwork,
+    /// Load the tablebases of `syzygy_path`.
+    LoadSyzygy,
 }
 
 /// The result of `setoption`: what to do and what to tell the user.
@@ -226,6 +267,14 @@ impl Options {
                         self.multipv = value as usize;
                         Effect::None
                     }
+                    "SyzygyProbeDepth" => {
+                        self.syzygy_probe_depth = value as i32;
+                        Effect::None
+                    }
+                    "SyzygyProbeLimit" => {
+                        self.syzygy_probe_limit = value as usize;
+                        Effect::None
+                    }
                     _ => {
                         self.move_overhead_ms = value as u64;
                         Effect::None
@@ -260,6 +309,15 @@ impl Options {
                 };
                 Effect::LoadNetwork
             }
+            Kind::Text { .. } if declaration.name == "SyzygyPath" => {
+                let text = value.unwrap_or("").trim();
+                self.syzygy_path = if text.is_empty() {
+                    EMPTY_PATH.to_string()
+                } else {
+                    text.to_string()
+                };
+                Effect::LoadSyzygy
+            }
             Kind::Text { .. } => {
                 self.features = Features::parse(value.unwrap_or("all"))
                     .map_err(|e| format!("option {}: {e}, unchanged", declaration.name))?;
@@ -269,6 +327,7 @@ impl Options {
                 let value = parse_check(declaration.name, value)?;
                 match declaration.name {
                     "Ponder" => self.ponder = value,
+                    "Syzygy50MoveRule" => self.syzygy_50_move_rule = value,
                     _ => self.chess960 = value,
                 }
                 Effect::None
@@ -373,6 +432,36 @@ mod tests {
         assert!(lines.contains(&"option name Clear Hash type button".into()));
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".into()));
         assert_eq!(lines.len(), DECLARATIONS.len());
+    }
+
+    #[test]
+    fn syzygy_options() {
+        let lines = Options::declarations();
+        for line in [
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+            "option name Syzygy50MoveRule type check default true",
+        ] {
+            assert!(lines.contains(&line.to_string()), "{line}");
+        }
+        let mut options = Options::default();
+        let change = options.set("syzygypath", Some(" /tb/a:/tb/b ")).unwrap();
+        assert_eq!(change.effect, Effect::LoadSyzygy);
+        assert_eq!(options.syzygy_path, "/tb/a:/tb/b");
+        options.set("SyzygyPath", Some("")).unwrap();
+        assert_eq!(options.syzygy_path, EMPTY_PATH);
+        options.set("SyzygyProbeDepth", Some("12")).unwrap();
+        options.set("SyzygyProbeLimit", Some("9")).unwrap();
+        options.set("Syzygy50MoveRule", Some("false")).unwrap();
+        assert_eq!(
+            (
+                options.syzygy_probe_depth,
+                options.syzygy_probe_limit,
+                options.syzygy_50_move_rule
+            ),
+            (12, 7, false)
+        );
     }
 
     #[test]
