@@ -4,6 +4,7 @@
 //! The flow is `stdin -> uci::command -> uci loop -> search -> info/bestmove`; the command-line
 //! tools (bench, perft, epd, ebf) drive the very same `search::Search`.
 
+pub mod book;
 pub mod eval;
 pub mod position;
 pub mod search;

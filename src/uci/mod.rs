@@ -14,6 +14,7 @@
 //! `bestmove`). This module never panics on input and never blocks the reader on the search,
 //! except where a command needs the search to be over.
 
+mod book;
 pub mod command;
 pub mod options;
 
@@ -31,6 +32,7 @@ use crate::search::score::UciScore;
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Limits, Report, Search, SearchConfig, SearchControl};
 use crate::tools;
+use book::OpeningBook;
 use command::{Command, GoParams, StartPosition};
 use options::{Effect, Options};
 
@@ -183,6 +185,7 @@ struct Engine {
     /// What was wrong with the current input line, sent as one `info string`.
     notes: Vec<String>,
     debug: bool,
+    book: OpeningBook,
 }
 
 /// Runs the protocol over `input` until `quit` or the end of input, writing to `out`. Returns
@@ -200,6 +203,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
         search: None,
         notes: Vec::new(),
         debug: false,
+        book: OpeningBook::new(),
     };
     let mut bytes = Vec::new();
     loop {
@@ -382,6 +386,10 @@ impl Engine {
                         let message = crate::eval::nnue::load(&self.options.eval_file);
                         self.notes.push(message);
                     }
+                    Effect::LoadBook | Effect::UseBook => {
+                        let reload = change.effect == Effect::LoadBook;
+                        self.notes.extend(self.book.update(&self.options, reload));
+                    }
                 }
             }
         }
@@ -501,6 +509,12 @@ impl Engine {
         let limits = self.limits(params);
         // The warnings about this go come before its search's output.
         self.flush_notes();
+        let mode = self.castling_mode();
+        if let Some((info, mv)) = self.book.probe(&self.options, &self.position, params, mode) {
+            self.out.info_string(&info);
+            self.out.line(&format!("bestmove {mv}"));
+            return;
+        }
         let config = SearchConfig {
             features: self.options.features,
             eval: self.options.evaluation,

@@ -35,6 +35,9 @@ struct Declaration {
 /// The `EvalFile` value that means the network compiled into the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
 
+/// The `BookFile` value that means no book.
+pub const NO_BOOK: &str = "<empty>";
+
 /// Largest Hash accepted, in MiB (then clamped again to the memory of the machine).
 pub const MAX_HASH_MIB: i64 = 1 << 20;
 /// Most threads accepted.
@@ -99,6 +102,26 @@ const DECLARATIONS: &[Declaration] = &[
         },
     },
     Declaration {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "BookFile",
+        kind: Kind::Text { default: NO_BOOK },
+    },
+    Declaration {
+        name: "BookBestMove",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "BookDepth",
+        kind: Kind::Spin {
+            default: 255,
+            min: 0,
+            max: 1024,
+        },
+    },
+    Declaration {
         name: "Dev Features",
         kind: Kind::Text { default: "all" },
     },
@@ -125,6 +148,15 @@ pub struct Options {
     pub chess960: bool,
     /// The network file asked for (`EMBEDDED_NET` for the embedded one).
     pub eval_file: String,
+    /// Whether `go` plays from the opening book when it can.
+    pub own_book: bool,
+    /// The Polyglot book file (empty for none).
+    pub book_file: String,
+    /// Always the heaviest book move (true) or a weighted random one (false).
+    pub book_best_move: bool,
+    /// The book is used only while fewer plies than this have been played since the game's
+    /// start (counted from the FEN's move number).
+    pub book_depth: u32,
 }
 
 impl Default for Options {
@@ -139,6 +171,10 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             eval_file: EMBEDDED_NET.to_string(),
+            own_book: false,
+            book_file: String::new(),
+            book_best_move: false,
+            book_depth: 255,
         }
     }
 }
@@ -156,6 +192,10 @@ pub enum Effect {
     Threads,
     /// Load the network named by `eval_file`.
     LoadNetwork,
+    /// `BookFile` was set: read the book again (if `own_book`).
+    LoadBook,
+    /// `OwnBook` was set: load the book if it is not loaded, or let it go.
+    UseBook,
 }
 
 /// The result of `setoption`: what to do and what to tell the user.
@@ -228,6 +268,10 @@ impl Options {
                         self.multipv = value as usize;
                         Effect::None
                     }
+                    "BookDepth" => {
+                        self.book_depth = value as u32;
+                        Effect::None
+                    }
                     _ => {
                         self.move_overhead_ms = value as u64;
                         Effect::None
@@ -262,6 +306,15 @@ impl Options {
                 };
                 Effect::LoadNetwork
             }
+            Kind::Text { .. } if declaration.name == "BookFile" => {
+                let text = value.unwrap_or("").trim();
+                self.book_file = if text == NO_BOOK {
+                    String::new()
+                } else {
+                    text.to_string()
+                };
+                Effect::LoadBook
+            }
             Kind::Text { .. } => {
                 self.features = Features::parse(value.unwrap_or("all"))
                     .map_err(|e| format!("option {}: {e}, unchanged", declaration.name))?;
@@ -269,11 +322,18 @@ impl Options {
             }
             Kind::Check { .. } => {
                 let value = parse_check(declaration.name, value)?;
-                match declaration.name {
-                    "Ponder" => self.ponder = value,
-                    _ => self.chess960 = value,
+                let field = match declaration.name {
+                    "Ponder" => &mut self.ponder,
+                    "OwnBook" => &mut self.own_book,
+                    "BookBestMove" => &mut self.book_best_move,
+                    _ => &mut self.chess960,
+                };
+                *field = value;
+                if declaration.name == "OwnBook" {
+                    Effect::UseBook
+                } else {
+                    Effect::None
                 }
-                Effect::None
             }
         };
         Ok(Change { effect, messages })
@@ -451,6 +511,28 @@ mod tests {
             assert!(options.hash_mib <= available / 2 + 1);
             assert!(!change.messages.is_empty());
         }
+    }
+
+    #[test]
+    fn book_options_are_stored_with_their_effects() {
+        let mut options = Options::default();
+        assert_eq!(
+            options.set("ownbook", Some("true")).unwrap().effect,
+            Effect::UseBook
+        );
+        assert!(options.own_book);
+        let change = options
+            .set("BookFile", Some(" /books/my book.bin "))
+            .unwrap();
+        assert_eq!(change.effect, Effect::LoadBook);
+        assert_eq!(options.book_file, "/books/my book.bin");
+        options.set("BookFile", Some(NO_BOOK)).unwrap();
+        assert_eq!(options.book_file, "");
+        options.set("BookBestMove", Some("true")).unwrap();
+        assert!(options.book_best_move && !options.chess960 && !options.ponder);
+        options.set("BookDepth", Some("4000")).unwrap();
+        assert_eq!(options.book_depth, 1024);
+        assert!(options.set("BookBestMove", Some("yes")).is_err());
     }
 
     #[test]
