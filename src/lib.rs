@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod eval;
 pub mod position;
 pub mod rng;

@@ -14,6 +14,7 @@
 //! `bestmove`). This module never panics on input and never blocks the reader on the search,
 //! except where a command needs the search to be over.
 
+mod book;
 pub mod command;
 pub mod currmove;
 pub mod options;
@@ -33,6 +34,7 @@ use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
 use crate::tools;
+use book::OpeningBook;
 use command::{Command, GoParams, StartPosition};
 use options::{Effect, Options};
 
@@ -187,6 +189,7 @@ struct Engine {
     /// What was wrong with the current input line, sent as one `info string`.
     notes: Vec<String>,
     debug: bool,
+    book: OpeningBook,
 }
 
 /// Runs the protocol over `input` until `quit` or the end of input, writing to `out`. Returns
@@ -205,6 +208,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
         tablebases: None,
         notes: Vec::new(),
         debug: false,
+        book: OpeningBook::new(),
     };
     let mut bytes = Vec::new();
     loop {
@@ -396,6 +400,10 @@ impl Engine {
                             self.out.info_string(&message);
                         }
                     }
+                    Effect::LoadBook | Effect::UseBook => {
+                        let reload = change.effect == Effect::LoadBook;
+                        self.notes.extend(self.book.update(&self.options, reload));
+                    }
                 }
             }
         }
@@ -515,6 +523,12 @@ impl Engine {
         let limits = self.limits(params);
         // The warnings about this go come before its search's output.
         self.flush_notes();
+        let mode = self.castling_mode();
+        if let Some((info, mv)) = self.book.probe(&self.options, &self.position, params, mode) {
+            self.out.info_string(&info);
+            self.out.line(&format!("bestmove {mv}"));
+            return;
+        }
         let config = SearchConfig {
             features: self.options.features,
             eval: self.options.evaluation,

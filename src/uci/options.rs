@@ -39,6 +39,9 @@ pub const EMBEDDED_NET: &str = "<embedded>";
 
 pub use crate::search::resources::{MAX_HASH_MIB, MAX_THREADS};
 
+/// The `BookFile` value that means no book.
+pub const NO_BOOK: &str = "<empty>";
+
 const DECLARATIONS: &[Declaration] = &[
     Declaration {
         name: "Hash",
@@ -95,6 +98,26 @@ const DECLARATIONS: &[Declaration] = &[
         name: "EvalFile",
         kind: Kind::Text {
             default: EMBEDDED_NET,
+        },
+    },
+    Declaration {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "BookFile",
+        kind: Kind::Text { default: NO_BOOK },
+    },
+    Declaration {
+        name: "BookBestMove",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "BookDepth",
+        kind: Kind::Spin {
+            default: 255,
+            min: 0,
+            max: 1024,
         },
     },
     Declaration {
@@ -158,6 +181,15 @@ pub struct Options {
     pub syzygy_probe_limit: usize,
     /// Whether a win the 50-move rule spoils counts as a draw.
     pub syzygy_50_move_rule: bool,
+    /// Whether `go` plays from the opening book when it can.
+    pub own_book: bool,
+    /// The Polyglot book file (empty for none).
+    pub book_file: String,
+    /// Always the heaviest book move (true) or a weighted random one (false).
+    pub book_best_move: bool,
+    /// The book is used only while fewer plies than this have been played since the game's
+    /// start (counted from the FEN's move number).
+    pub book_depth: u32,
 }
 
 impl Default for Options {
@@ -176,6 +208,10 @@ impl Default for Options {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: MAX_TABLE_PIECES,
             syzygy_50_move_rule: true,
+            own_book: false,
+            book_file: String::new(),
+            book_best_move: false,
+            book_depth: 255,
         }
     }
 }
@@ -195,6 +231,10 @@ pub enum Effect {
     LoadNetwork,
     /// Load the tablebases of `syzygy_path`.
     LoadSyzygy,
+    /// `BookFile` was set: read the book again (if `own_book`).
+    LoadBook,
+    /// `OwnBook` was set: load the book if it is not loaded, or let it go.
+    UseBook,
 }
 
 /// The result of `setoption`: what to do and what to tell the user.
@@ -275,6 +315,10 @@ impl Options {
                         self.syzygy_probe_limit = value as usize;
                         Effect::None
                     }
+                    "BookDepth" => {
+                        self.book_depth = value as u32;
+                        Effect::None
+                    }
                     _ => {
                         self.move_overhead_ms = value as u64;
                         Effect::None
@@ -318,6 +362,15 @@ impl Options {
                 };
                 Effect::LoadSyzygy
             }
+            Kind::Text { .. } if declaration.name == "BookFile" => {
+                let text = value.unwrap_or("").trim();
+                self.book_file = if text == NO_BOOK {
+                    String::new()
+                } else {
+                    text.to_string()
+                };
+                Effect::LoadBook
+            }
             Kind::Text { .. } => {
                 self.features = Features::parse(value.unwrap_or("all"))
                     .map_err(|e| format!("option {}: {e}, unchanged", declaration.name))?;
@@ -325,12 +378,19 @@ impl Options {
             }
             Kind::Check { .. } => {
                 let value = parse_check(declaration.name, value)?;
-                match declaration.name {
-                    "Ponder" => self.ponder = value,
-                    "Syzygy50MoveRule" => self.syzygy_50_move_rule = value,
-                    _ => self.chess960 = value,
+                let field = match declaration.name {
+                    "Ponder" => &mut self.ponder,
+                    "Syzygy50MoveRule" => &mut self.syzygy_50_move_rule,
+                    "OwnBook" => &mut self.own_book,
+                    "BookBestMove" => &mut self.book_best_move,
+                    _ => &mut self.chess960,
+                };
+                *field = value;
+                if declaration.name == "OwnBook" {
+                    Effect::UseBook
+                } else {
+                    Effect::None
                 }
-                Effect::None
             }
         };
         Ok(Change { effect, messages })
@@ -423,6 +483,28 @@ mod tests {
             assert!(options.hash_mib <= available / 2 + 1);
             assert!(!change.messages.is_empty());
         }
+    }
+
+    #[test]
+    fn book_options_are_stored_with_their_effects() {
+        let mut options = Options::default();
+        assert_eq!(
+            options.set("ownbook", Some("true")).unwrap().effect,
+            Effect::UseBook
+        );
+        assert!(options.own_book);
+        let change = options
+            .set("BookFile", Some(" /books/my book.bin "))
+            .unwrap();
+        assert_eq!(change.effect, Effect::LoadBook);
+        assert_eq!(options.book_file, "/books/my book.bin");
+        options.set("BookFile", Some(NO_BOOK)).unwrap();
+        assert_eq!(options.book_file, "");
+        options.set("BookBestMove", Some("true")).unwrap();
+        assert!(options.book_best_move && !options.chess960 && !options.ponder);
+        options.set("BookDepth", Some("4000")).unwrap();
+        assert_eq!(options.book_depth, 1024);
+        assert!(options.set("BookBestMove", Some("yes")).is_err());
     }
 
     #[test]
