@@ -14,6 +14,7 @@ mod abdada;
 mod alphabeta;
 pub mod features;
 mod heuristics;
+pub mod level;
 pub mod observer;
 pub mod ordering;
 pub mod params;
@@ -28,6 +29,7 @@ pub mod stats;
 pub mod tablebase;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -11,10 +11,12 @@ use shakmaty::{CastlingMode, Move};
 use super::Report;
 use super::score::UciScore;
 use super::tt::Bound;
+use super::wdl::wdl;
 use crate::position::Position;
 
-/// Formats an `info` line for a report.
-pub fn info_line(report: &Report, mode: CastlingMode) -> String {
+/// Formats an `info` line for a report; with `wdl_material` (the root's material, see
+/// `wdl.rs`), the line carries `wdl W D L` too (`UCI_ShowWDL`).
+pub fn info_line(report: &Report, mode: CastlingMode, wdl_material: Option<i32>) -> String {
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {}",
         report.depth,
@@ -26,6 +28,10 @@ pub fn info_line(report: &Report, mode: CastlingMode) -> String {
         Bound::Lower => line.push_str(" lowerbound"),
         Bound::Upper if report.depth > 0 => line.push_str(" upperbound"),
         _ => {}
+    }
+    if let Some(material) = wdl_material {
+        let (w, d, l) = wdl(report.score, material);
+        line.push_str(&format!(" wdl {w} {d} {l}"));
     }
     line.push_str(&format!(
         " nodes {} nps {} hashfull {}",

@@ -29,10 +29,12 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Color};
 
 use crate::position::Position;
+use crate::search::level::{self, Level};
 use crate::search::report::{bestmove_line, info_line};
 use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Search, SearchConfig, SearchControl};
+use crate::search::wdl;
+use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 use crate::tools;
 use book::OpeningBook;
 use command::{Command, GoParams, StartPosition};
@@ -529,11 +531,24 @@ impl Engine {
             self.out.line(&format!("bestmove {mv}"));
             return;
         }
+        // A weaker level: fewer nodes, and the move chosen among several lines.
+        let mut limits = limits;
+        let level = self
+            .options
+            .limit_strength
+            .then(|| Level::new(self.options.elo));
+        if let Some(level) = level {
+            limits.nodes = Some(limits.nodes.map_or(level.nodes(), |n| n.min(level.nodes())));
+        }
+        let multipv = match level {
+            Some(_) => self.options.multipv.max(level::LINES),
+            None => self.options.multipv,
+        };
         let config = SearchConfig {
             features: self.options.features,
             eval: self.options.evaluation,
             threads: self.options.threads,
-            multipv: self.options.multipv,
+            multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             syzygy: self.tablebases.as_ref().map(|tables| Syzygy {
                 tables: Arc::clone(tables),
@@ -554,6 +569,8 @@ impl Engine {
             out: self.out.clone(),
             mode: self.castling_mode(),
             hold: params.infinite || params.ponder,
+            level,
+            wdl_material: self.options.show_wdl.then(|| wdl::material(&self.position)),
             answer: Arc::clone(&answer),
             reader: std::thread::current(),
         };
@@ -588,6 +605,10 @@ struct SearchJob {
     mode: CastlingMode,
     /// `go infinite` or `go ponder`: bestmove waits for stop or ponderhit.
     hold: bool,
+    /// `UCI_LimitStrength`: the level that chooses the move among the lines.
+    level: Option<Level>,
+    /// `UCI_ShowWDL`: the root's material for the win/draw/loss model.
+    wdl_material: Option<i32>,
     /// Raised just before and just after `bestmove` is written.
     answer: Arc<Answer>,
     /// The reader thread, woken when this search has answered (it may wait for that on quit).
@@ -595,6 +616,28 @@ struct SearchJob {
 }
 
 impl SearchJob {
+    /// The `bestmove` line: the search's best move, or at a weaker level the one it chooses
+    /// among the lines (with that line's reply to ponder on).
+    fn answer_line(&self, result: &SearchResult) -> String {
+        let chosen = self.level.and_then(|level| {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            level.choose(&result.lines, seed)
+        });
+        match chosen {
+            Some(mv) if Some(mv) != result.best_move => {
+                let ponder = result
+                    .lines
+                    .iter()
+                    .find(|line| line.pv.first() == Some(&mv))
+                    .and_then(|line| line.pv.get(1).copied());
+                bestmove_line(Some(mv), ponder, self.mode)
+            }
+            _ => bestmove_line(result.best_move, result.ponder_move, self.mode),
+        }
+    }
+
     fn run(self) {
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let search = Search {
@@ -608,7 +651,8 @@ impl SearchJob {
             let announce = currmove::CurrentMove::new(&self.out, &self.control, self.mode);
             search
                 .run_observed(announce, &mut |report| {
-                    self.out.line(&info_line(report, self.mode))
+                    self.out
+                        .line(&info_line(report, self.mode, self.wdl_material))
                 })
                 .0
         }));
@@ -632,9 +676,9 @@ impl SearchJob {
                 result
                     .lines
                     .iter()
-                    .map(|line| info_line(line, self.mode))
+                    .map(|line| info_line(line, self.mode, self.wdl_material))
                     .collect::<Vec<_>>(),
-                bestmove_line(result.best_move, result.ponder_move, self.mode),
+                self.answer_line(&result),
             ),
             Err(_) => {
                 let first = self.position.legal_moves().first().copied();

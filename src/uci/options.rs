@@ -6,6 +6,7 @@
 
 use crate::eval::Evaluation;
 use crate::search::features::Features;
+use crate::search::level;
 use crate::search::resources::{clamp_hash_to_memory, warn_if_oversubscribed};
 use crate::search::tablebase::{EMPTY_PATH, MAX_TABLE_PIECES};
 
@@ -85,6 +86,22 @@ const DECLARATIONS: &[Declaration] = &[
     },
     Declaration {
         name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    Declaration {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: level::MAX_ELO as i64,
+            min: level::MIN_ELO as i64,
+            max: level::MAX_ELO as i64,
+        },
+    },
+    Declaration {
+        name: "UCI_ShowWDL",
         kind: Kind::Check { default: false },
     },
     Declaration {
@@ -173,6 +190,12 @@ pub struct Options {
     pub chess960: bool,
     /// The network file asked for (`EMBEDDED_NET` for the embedded one).
     pub eval_file: String,
+    /// Whether to play at `elo` rather than full strength.
+    pub limit_strength: bool,
+    /// The level played with `limit_strength` (`search/level.rs`).
+    pub elo: u32,
+    /// Whether info lines carry `wdl W D L` (`search/wdl.rs`).
+    pub show_wdl: bool,
     /// Folders holding Syzygy tables (`EMPTY_PATH` for none).
     pub syzygy_path: String,
     /// Least remaining depth at which the tree probes the tables.
@@ -204,6 +227,9 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             eval_file: EMBEDDED_NET.to_string(),
+            limit_strength: false,
+            elo: level::MAX_ELO,
+            show_wdl: false,
             syzygy_path: EMPTY_PATH.to_string(),
             syzygy_probe_depth: 1,
             syzygy_probe_limit: MAX_TABLE_PIECES,
@@ -319,6 +345,10 @@ impl Options {
                         self.book_depth = value as u32;
                         Effect::None
                     }
+                    "UCI_Elo" => {
+                        self.elo = value as u32;
+                        Effect::None
+                    }
                     _ => {
                         self.move_overhead_ms = value as u64;
                         Effect::None
@@ -383,6 +413,8 @@ impl Options {
                     "Syzygy50MoveRule" => &mut self.syzygy_50_move_rule,
                     "OwnBook" => &mut self.own_book,
                     "BookBestMove" => &mut self.book_best_move,
+                    "UCI_LimitStrength" => &mut self.limit_strength,
+                    "UCI_ShowWDL" => &mut self.show_wdl,
                     _ => &mut self.chess960,
                 };
                 *field = value;
