@@ -17,27 +17,30 @@
 mod book;
 pub mod command;
 pub mod currmove;
+mod io;
+mod job;
 pub mod options;
 
-use std::io::{BufRead, ErrorKind, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::{JoinHandle, Thread};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Color};
 
 use crate::position::Position;
 use crate::search::level::{self, Level};
-use crate::search::report::{bestmove_line, info_line};
+use crate::search::report::bestmove_line;
 use crate::search::tablebase::{Syzygy, Tablebases};
 use crate::search::tt::TranspositionTable;
 use crate::search::wdl;
-use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
+use crate::search::{Limits, SearchConfig, SearchControl};
 use crate::tools;
 use book::OpeningBook;
 use command::{Command, GoParams, StartPosition};
+pub use io::Output;
+use io::{LineRead, read_line};
+use job::{Answer, RunningSearch, SearchJob};
 use options::{Effect, Options};
 
 /// The engine's name as sent after `uci`.
@@ -60,121 +63,6 @@ const QUIT_GRACE: Duration = Duration::from_millis(50);
 /// How long the end of input waits for the running search to write its `bestmove`: longer,
 /// since a script piping commands in may well read the answer.
 const END_OF_INPUT_GRACE: Duration = Duration::from_secs(1);
-
-/// How long the search thread sleeps at a time while it holds `bestmove` under `go infinite`
-/// or `go ponder`; `stop`, `ponderhit` and `quit` wake it at once.
-const HOLD_PARK: Duration = Duration::from_millis(5);
-
-/// A line-oriented, thread-safe writer: every call writes one whole line and flushes.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Wraps a writer (stdout in the engine, a buffer in tests).
-    pub fn new(writer: Box<dyn Write + Send>) -> Self {
-        Self(Arc::new(Mutex::new(writer)))
-    }
-
-    /// Writes one line. A closed pipe is ignored: the reader decides when the engine quits.
-    pub fn line(&self, text: &str) {
-        let mut writer = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let _ = writer.write_all(text.as_bytes());
-        let _ = writer.write_all(b"\n");
-        let _ = writer.flush();
-    }
-
-    /// Writes `text` as one `info string` line: line breaks and other control characters
-    /// become spaces and `?`, and text longer than `MAX_INFO_STRING_CHARS` is cut, so that
-    /// whatever a user sent cannot break the protocol when it is quoted back.
-    pub fn info_string(&self, text: &str) {
-        self.line(&format!("info string {}", printable(text)));
-    }
-}
-
-/// `text` on one line, without control characters, at most `MAX_INFO_STRING_CHARS` long.
-fn printable(text: &str) -> String {
-    let mut clean = String::with_capacity(text.len().min(MAX_INFO_STRING_CHARS + 3));
-    for (count, c) in text.trim().chars().enumerate() {
-        if count == MAX_INFO_STRING_CHARS {
-            clean.push_str("...");
-            break;
-        }
-        clean.push(match c {
-            '\n' | '\r' | '\t' => ' ',
-            c if c.is_control() => '?',
-            c => c,
-        });
-    }
-    clean
-}
-
-/// What reading one line gave.
-enum LineRead {
-    /// A line (without its end), possibly the last one without a line end.
-    Line,
-    /// A line longer than `MAX_LINE_BYTES`, skipped; its length in bytes.
-    TooLong(usize),
-    /// The end of input (or an input error, which ends the session the same way).
-    End,
-}
-
-/// Reads one line into `bytes`, keeping at most `MAX_LINE_BYTES` of it in memory.
-fn read_line(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> LineRead {
-    bytes.clear();
-    let mut length = 0usize;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => return LineRead::End,
-        };
-        if available.is_empty() {
-            return match length {
-                0 => LineRead::End,
-                n if n > MAX_LINE_BYTES => LineRead::TooLong(n),
-                _ => LineRead::Line,
-            };
-        }
-        let (chunk, found_end) = match available.iter().position(|&b| b == b'\n') {
-            Some(at) => (&available[..at], true),
-            None => (available, false),
-        };
-        if length + chunk.len() <= MAX_LINE_BYTES {
-            bytes.extend_from_slice(chunk);
-        } else {
-            bytes.clear();
-        }
-        length += chunk.len();
-        let used = chunk.len() + usize::from(found_end);
-        input.consume(used);
-        if found_end {
-            return if length > MAX_LINE_BYTES {
-                LineRead::TooLong(length)
-            } else {
-                LineRead::Line
-            };
-        }
-    }
-}
-
-/// How far a search thread has got with its answer.
-#[derive(Default)]
-struct Answer {
-    /// Set just before `bestmove` is written: from then on, as far as the GUI can tell, no
-    /// search is running.
-    due: AtomicBool,
-    /// Set once `bestmove` is written: nothing is left for the engine to wait for.
-    written: AtomicBool,
-}
-
-/// A search thread that has been started and not yet joined.
-struct RunningSearch {
-    handle: JoinHandle<()>,
-    answer: Arc<Answer>,
-}
 
 /// The state the loop owns between commands.
 struct Engine {
@@ -590,113 +478,5 @@ impl Engine {
                     .line(&bestmove_line(first, None, self.castling_mode()));
             }
         }
-    }
-}
-
-/// Everything a search thread needs, moved into it.
-struct SearchJob {
-    position: Position,
-    history: Vec<u64>,
-    limits: Limits,
-    config: SearchConfig,
-    tt: Arc<TranspositionTable>,
-    control: Arc<SearchControl>,
-    out: Output,
-    mode: CastlingMode,
-    /// `go infinite` or `go ponder`: bestmove waits for stop or ponderhit.
-    hold: bool,
-    /// `UCI_LimitStrength`: the level that chooses the move among the lines.
-    level: Option<Level>,
-    /// `UCI_ShowWDL`: the root's material for the win/draw/loss model.
-    wdl_material: Option<i32>,
-    /// Raised just before and just after `bestmove` is written.
-    answer: Arc<Answer>,
-    /// The reader thread, woken when this search has answered (it may wait for that on quit).
-    reader: Thread,
-}
-
-impl SearchJob {
-    /// The `bestmove` line: the search's best move, or at a weaker level the one it chooses
-    /// among the lines (with that line's reply to ponder on).
-    fn answer_line(&self, result: &SearchResult) -> String {
-        let chosen = self.level.and_then(|level| {
-            let seed = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            level.choose(&result.lines, seed)
-        });
-        match chosen {
-            Some(mv) if Some(mv) != result.best_move => {
-                let ponder = result
-                    .lines
-                    .iter()
-                    .find(|line| line.pv.first() == Some(&mv))
-                    .and_then(|line| line.pv.get(1).copied());
-                bestmove_line(Some(mv), ponder, self.mode)
-            }
-            _ => bestmove_line(result.best_move, result.ponder_move, self.mode),
-        }
-    }
-
-    fn run(self) {
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let search = Search {
-                position: &self.position,
-                history: &self.history,
-                limits: &self.limits,
-                config: &self.config,
-                tt: &self.tt,
-                control: &self.control,
-            };
-            let announce = currmove::CurrentMove::new(&self.out, &self.control, self.mode);
-            search
-                .run_observed(announce, &mut |report| {
-                    self.out
-                        .line(&info_line(report, self.mode, self.wdl_material))
-                })
-                .0
-        }));
-        if self.hold {
-            while !self.control.is_stopped()
-                && (self.limits.infinite || self.control.is_pondering())
-            {
-                std::thread::park_timeout(HOLD_PARK);
-            }
-        }
-        if let Some(failure) = self
-            .config
-            .syzygy
-            .as_ref()
-            .and_then(|syzygy| syzygy.tables.take_failure())
-        {
-            self.out.info_string(&failure);
-        }
-        let (infos, bestmove) = match outcome {
-            Ok(result) => (
-                result
-                    .lines
-                    .iter()
-                    .map(|line| info_line(line, self.mode, self.wdl_material))
-                    .collect::<Vec<_>>(),
-                self.answer_line(&result),
-            ),
-            Err(_) => {
-                let first = self.position.legal_moves().first().copied();
-                (
-                    vec![
-                        "info string internal error in the search; playing the first legal move"
-                            .to_string(),
-                    ],
-                    bestmove_line(first, None, self.mode),
-                )
-            }
-        };
-        for info in &infos {
-            self.out.line(info);
-        }
-        self.answer.due.store(true, Ordering::SeqCst);
-        self.out.line(&bestmove);
-        self.answer.written.store(true, Ordering::SeqCst);
-        self.reader.unpark();
     }
 }
