@@ -53,15 +53,8 @@ fn parse_info(line: &str) -> Option<Info> {
 /// Runs one `go` and returns its `info depth` lines and the bestmove.
 fn go(engine: &mut Engine, command: &str) -> (Vec<Info>, String) {
     engine.send(command);
-    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
+    let (lines, best) = engine.search_lines(LONG);
     let infos = lines.iter().filter_map(|l| parse_info(l)).collect();
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
     (infos, best)
 }
 

@@ -105,15 +105,7 @@ fn with_book(path: &Path, best: bool) -> (Engine, String) {
 /// The lines of one `go` up to its `bestmove`, and that move.
 fn go(engine: &mut Engine, go: &str) -> (Vec<String>, String) {
     engine.send(go);
-    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
-    let mv = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
-    (lines, mv)
+    engine.search_lines(LONG)
 }
 
 fn searched(lines: &[String]) -> bool {
@@ -123,8 +115,7 @@ fn searched(lines: &[String]) -> bool {
 #[test]
 fn handshake_declares_the_book_options() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    let lines = engine.read_until(LONG, |l| l == "uciok");
+    let lines = engine.handshake();
     for declaration in [
         "option name OwnBook type check default false",
         "option name BookFile type string default <empty>",

@@ -117,7 +117,7 @@ fn search_and_check(
     };
     engine.send(&format!("position {start}{moves_text}"));
     engine.send(go);
-    let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
+    let (lines, best) = engine.search_lines(LONG);
     let mut lengths = Vec::new();
     for line in &lines {
         if line.starts_with("info") && line.contains(" pv ") {
@@ -127,13 +127,6 @@ fn search_and_check(
             }
         }
     }
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
     (best, lengths)
 }
 

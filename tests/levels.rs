@@ -19,8 +19,7 @@ fn nodes_of(line: &str) -> u64 {
 #[test]
 fn the_options_are_declared() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    let lines = engine.read_until(LONG, |l| l == "uciok");
+    let lines = engine.handshake();
     for option in [
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 2100 min 1350 max 2100",
@@ -40,14 +39,7 @@ fn a_weaker_level_searches_fewer_nodes_and_plays_legal_moves() {
         engine.send("ucinewgame");
         engine.send("position startpos moves e2e4 e7e5 g1f3");
         engine.send("go wtime 60000 btime 60000");
-        let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+        let (lines, best) = engine.search_lines(LONG);
         assert!(
             is_legal_after(None, &["e2e4", "e7e5", "g1f3"], &best),
             "{best}"

@@ -20,8 +20,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 #[test]
 fn the_option_is_declared_and_the_network_searches() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    let lines = engine.read_until(LONG, |l| l == "uciok");
+    let lines = engine.handshake();
     assert!(
         lines
             .iter()

@@ -436,8 +436,7 @@ fn several_folders_are_read_and_missing_ones_named() {
 #[test]
 fn the_options_are_declared() {
     let mut engine = Engine::start();
-    engine.send("uci");
-    let lines = engine.read_until(LONG, |l| l == "uciok");
+    let lines = engine.handshake();
     for line in [
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",

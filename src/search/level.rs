@@ -50,11 +50,6 @@ impl Level {
         }
     }
 
-    /// The Elo this level plays at.
-    pub fn elo(self) -> u32 {
-        self.elo
-    }
-
     /// Nodes per move: interpolated between the calibration points of `NODES`, evenly in
     /// the logarithm (each step of Elo multiplies the budget by the same factor).
     pub fn nodes(self) -> u64 {
@@ -68,7 +63,7 @@ impl Level {
         let (e1, n1) = NODES[upper];
         let t = (elo - f64::from(e0)) / f64::from(e1 - e0);
         let log = (n0 as f64).log2() * (1.0 - t) + (n1 as f64).log2() * t;
-        (log.exp2().round() as u64).max(n0.min(n1))
+        log.exp2().round() as u64
     }
 
     /// The largest random push, in centipawns, added to each line's score before the best

@@ -11,7 +11,7 @@
 //! to move, |score| <= 2000) by `scripts/fit_wdl.py`; docs/wdl.md has the method and the
 //! check by score bucket.
 
-use super::score::{MATE_BOUND, TB_WIN_BOUND};
+use super::score::is_decisive;
 use crate::eval::Value;
 use crate::position::Position;
 
@@ -33,11 +33,12 @@ pub fn material(pos: &Position) -> i32 {
 /// Win, draw and loss per mille (summing to 1000) for the side to move, from `score` and
 /// `material` (see `material`). Mate and tablebase scores are certain.
 pub fn wdl(score: Value, material: i32) -> (u32, u32, u32) {
-    if score >= TB_WIN_BOUND.min(MATE_BOUND) {
-        return (1000, 0, 0);
-    }
-    if score <= -TB_WIN_BOUND.min(MATE_BOUND) {
-        return (0, 0, 1000);
+    if is_decisive(score) {
+        return if score > 0 {
+            (1000, 0, 0)
+        } else {
+            (0, 0, 1000)
+        };
     }
     let m = f64::from(material.clamp(17, 78)) / 58.0;
     let a = A[0] + A[1] * m + A[2] * m * m;

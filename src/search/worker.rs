@@ -546,22 +546,21 @@ impl<'a, O: Observer> Worker<'a, O> {
     pub(super) fn legal_line(&self, line: &[Move]) -> Vec<Move> {
         let mut pos = self.search.position.clone();
         let mut result = Vec::with_capacity(line.len());
-        let mut seen = vec![pos.key()];
-        // Every position of the game so far and of the line: for the threefold count.
+        // Every position of the game so far, then the root and the line's positions.
         let mut game: Vec<u64> = self.search.history.to_vec();
+        let root = game.len();
         game.push(pos.key());
+        // A position with no legal move ends the line by itself (no move after it is legal).
         let over_by_rule = |pos: &Position, game: &[u64]| {
-            let repetitions = game.iter().filter(|&&k| k == pos.key()).count();
-            repetitions >= 3
+            pos.halfmoves() >= 100
                 || pos.is_insufficient_material()
-                || (pos.halfmoves() >= 100 && !pos.legal_moves().is_empty())
+                || game.iter().filter(|&&k| k == pos.key()).count() >= 3
         };
         for &mv in line {
             if !pos.legal_moves().contains(&mv) {
                 return result;
             }
             pos.play_in_place(mv);
-            seen.push(pos.key());
             game.push(pos.key());
             result.push(mv);
             if over_by_rule(&pos, &game) {
@@ -578,10 +577,10 @@ impl<'a, O: Observer> Worker<'a, O> {
                     break;
                 };
                 pos.play_in_place(mv);
-                if seen.contains(&pos.key()) {
+                // The hash moves stop at the line's first repetition of its own positions.
+                if game[root..].contains(&pos.key()) {
                     break;
                 }
-                seen.push(pos.key());
                 game.push(pos.key());
                 result.push(mv);
                 if over_by_rule(&pos, &game) {

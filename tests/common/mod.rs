@@ -254,12 +254,27 @@ impl Engine {
 
     /// Reads until `bestmove` and returns that line's move.
     pub fn bestmove(&mut self, timeout: Duration) -> String {
+        self.search_lines(timeout).1
+    }
+
+    /// Reads until `bestmove`; returns every line read (the `bestmove` line last) and the
+    /// move of the `bestmove` line.
+    pub fn search_lines(&mut self, timeout: Duration) -> (Vec<String>, String) {
         let lines = self.read_until(timeout, |l| l.starts_with("bestmove"));
-        let last = lines.last().unwrap();
-        last.split_whitespace()
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
             .nth(1)
             .unwrap_or_default()
-            .to_string()
+            .to_string();
+        (lines, best)
+    }
+
+    /// Sends `uci` and returns the lines up to and including `uciok`.
+    pub fn handshake(&mut self) -> Vec<String> {
+        self.send("uci");
+        self.read_until(Duration::from_secs(10), |l| l == "uciok")
     }
 
     /// All lines that arrive within `wait`.
