@@ -16,7 +16,8 @@ use shakmaty::Position as _;
 use brudno::eval::{Evaluation, evaluate};
 use brudno::position::Position;
 use brudno::rng::splitmix64;
-use brudno::search::tt::{Bound, TranspositionTable, TtEntry};
+use brudno::search::table_memory::Pages;
+use brudno::search::tt::{BUCKET_BYTES, Bound, TranspositionTable, TtEntry};
 use brudno::tools::{bench, epd};
 
 /// Short runs: the whole `cargo bench` has to finish in a couple of minutes on two cores.
@@ -166,11 +167,56 @@ fn tt(c: &mut Criterion) {
     group.finish();
 }
 
+/// Probe cost against table size and page size: a table filled to the last bucket, then
+/// probed at random keys, each probe a cache miss and, with 4 KiB pages on a large table, a
+/// TLB miss too. `Pages::Normal` is the table as it was before huge pages.
+fn tt_pages(c: &mut Criterion) {
+    const PROBES: usize = 1 << 16;
+    let mut group = c.benchmark_group("tt_pages");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(PROBES as u64));
+    for mib in [16, 1024] {
+        for (name, pages) in [("huge", Pages::Huge), ("normal", Pages::Normal)] {
+            let table = TranspositionTable::with_pages(mib, pages);
+            let buckets = (mib << 20) / BUCKET_BYTES;
+            let mut state = 11;
+            // Four stores per bucket on average: every page is touched (and so backed).
+            for i in 0..buckets * 4 {
+                state = splitmix64(state);
+                table.store(
+                    state,
+                    TtEntry {
+                        mv: 1,
+                        score: (i % 100) as i32,
+                        eval: 0,
+                        depth: (i % 8) as i32,
+                        bound: Bound::Exact,
+                    },
+                );
+            }
+            let keys: Vec<u64> = (0..PROBES)
+                .map(|_| {
+                    state = splitmix64(state);
+                    state
+                })
+                .collect();
+            group.bench_function(format!("probe_{mib}mib_{name}"), |b| {
+                b.iter(|| {
+                    keys.iter()
+                        .filter(|&&k| table.probe(black_box(k)).is_some())
+                        .count()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // Fewer bootstrap resamples and no plots: the statistics took longer than the
     // measurements on two shared cores. Command-line options still override these.
     config = Criterion::default().nresamples(10_000).without_plots();
-    targets = movegen, make_move, eval, tt
+    targets = movegen, make_move, eval, tt, tt_pages
 }
 criterion_main!(benches);

@@ -80,7 +80,7 @@ fn fixed_depth(c: &mut Criterion) {
     let tt = TranspositionTable::new(16);
     for (name, fen, depth) in POSITIONS {
         let position = Position::from_fen(fen, false).expect("bench FEN");
-        tt.clear();
+        tt.clear(1);
         let stats = search(&position, depth, &tt);
         print_operations_per_node(name, &stats);
         group.throughput(Throughput::Elements(stats.nodes));
@@ -89,7 +89,7 @@ fn fixed_depth(c: &mut Criterion) {
             &position,
             |b, position| {
                 b.iter_batched(
-                    || tt.clear(),
+                    || tt.clear(1),
                     |()| search(position, depth, &tt),
                     BatchSize::PerIteration,
                 )

@@ -256,6 +256,51 @@ mod options {
         expect_legal_search(&mut engine, START_FEN);
         expect_clean_quit(&mut engine);
     }
+
+    /// Sends `command` and `isready`; the time until `readyok`, which must come within `limit`.
+    fn time_to_readyok(engine: &mut Engine, command: &str, limit: Duration) -> Duration {
+        let started = std::time::Instant::now();
+        engine.send(command);
+        engine.send("isready");
+        let lines = engine.read_until(limit, |l| l == "readyok");
+        let took = started.elapsed();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("readyok"),
+            "{lines:?}"
+        );
+        assert!(took < limit, "{command}: readyok after {took:?}");
+        took
+    }
+
+    /// A GUI waits a few seconds for `readyok`. A large table (and an absurd request, clamped
+    /// to half the available memory: gigabytes on any machine this runs on) must be ready
+    /// within that, and so must clearing it after a search has used it. The old table wrote
+    /// every byte first: 4 GiB took 9 s, the clamped absurd value about half a minute.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn large_and_absurd_hash_values_are_ready_at_once() {
+        const LIMIT: Duration = Duration::from_secs(3);
+        let mut engine = Engine::start();
+        engine.handshake();
+        for command in [
+            "setoption name Hash value 4096",
+            "setoption name Hash value 999999999999",
+        ] {
+            time_to_readyok(&mut engine, command, LIMIT);
+            engine.send("position startpos");
+            engine.send("go depth 9");
+            let mv = engine.bestmove(LONG);
+            assert!(is_legal_after(Some(START_FEN), &[], &mv), "{mv}");
+            time_to_readyok(&mut engine, "ucinewgame", LIMIT);
+            time_to_readyok(&mut engine, "setoption name Clear Hash", LIMIT);
+        }
+        engine.send("setoption name Hash value 999999999999");
+        let note = expect_one_note(&mut engine, "out of range");
+        assert!(note.contains("using"), "{note}");
+        expect_legal_search(&mut engine, START_FEN);
+        expect_clean_quit(&mut engine);
+    }
 }
 
 mod stress {

@@ -26,6 +26,7 @@ mod root;
 pub mod score;
 pub mod see;
 pub mod stats;
+pub mod table_memory;
 pub mod tablebase;
 pub mod time;
 pub mod tt;

@@ -10,11 +10,12 @@
 //! depth, bound type and the age of the search that wrote it. The table never validates moves:
 //! a hash move must be found among the legal moves before it is played.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::{Move, Position as _, Role, Square};
 
 use crate::eval::Value;
+use crate::search::table_memory::{Pages, Zeroable, ZeroedBuffer};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +142,16 @@ struct Bucket {
     slots: [Slot; 4],
 }
 
+// SAFETY: a bucket is eight atomic integers, valid all-zero (zero data reads as empty).
+unsafe impl Zeroable for Bucket {
+    fn reset(&self) {
+        for slot in &self.slots {
+            slot.data.store(0, Ordering::Relaxed);
+            slot.check.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
 const AGE_BITS: u64 = 6;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 
@@ -177,8 +188,12 @@ fn depth_of(data: u64) -> i32 {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedBuffer<Bucket>,
+    pages: Pages,
     age: AtomicU8,
+    /// Whether anything was stored since the table was allocated or cleared: clearing a
+    /// clean table (a `ucinewgame` right after `setoption name Hash`) is then free.
+    dirty: AtomicBool,
 }
 
 /// Bytes per bucket (four entries of 16 bytes).
@@ -188,33 +203,46 @@ impl TranspositionTable {
     /// The largest size accepted, in MiB (larger requests are clamped).
     pub const MAX_MIB: usize = 1 << 20;
 
-    /// A table of about `mib` MiB (at least one bucket). If the memory cannot be had, the size
-    /// is halved until it can; `size_mib` tells what was allocated.
+    /// A table of about `mib` MiB (at least one bucket) on transparent huge pages where the
+    /// system offers them. If the memory cannot be had, the size is halved until it can;
+    /// `size_mib` tells what was allocated.
     pub fn new(mib: usize) -> Self {
+        Self::with_pages(mib, Pages::Huge)
+    }
+
+    /// A table of about `mib` MiB on the pages asked for (`Pages::Normal` to measure what huge
+    /// pages bring).
+    pub fn with_pages(mib: usize, pages: Pages) -> Self {
         let mut table = Self {
-            buckets: Vec::new(),
+            buckets: ZeroedBuffer::empty(),
+            pages,
             age: AtomicU8::new(0),
+            dirty: AtomicBool::new(false),
         };
         table.resize(mib);
         table
     }
 
-    /// Reallocates to about `mib` MiB, clearing every entry. Returns the size obtained in MiB
-    /// (smaller than asked for only when the memory was not available).
+    /// Reallocates to about `mib` MiB, every entry empty. Returns the size obtained in MiB
+    /// (smaller than asked for only when the memory was not available). The new memory comes
+    /// zeroed from the system, page by page as it is first used, so this returns at once
+    /// whatever the size.
     pub fn resize(&mut self, mib: usize) -> usize {
         let mut mib = mib.clamp(1, Self::MAX_MIB);
-        self.buckets = Vec::new();
+        // The old table goes first, so that its memory can serve the new one.
+        self.buckets = ZeroedBuffer::empty();
+        self.age.store(0, Ordering::Relaxed);
+        self.dirty.store(false, Ordering::Relaxed);
         loop {
             let count = (mib << 20) / BUCKET_BYTES;
-            let mut buckets: Vec<Bucket> = Vec::new();
-            if buckets.try_reserve_exact(count).is_ok() {
-                buckets.resize_with(count, Bucket::default);
+            if let Some(buckets) = ZeroedBuffer::new(count, self.pages) {
                 self.buckets = buckets;
                 return mib;
             }
             if mib == 1 {
                 // Even 1 MiB failed: keep a minimal table rather than none.
-                self.buckets = (0..16).map(|_| Bucket::default()).collect();
+                self.buckets = ZeroedBuffer::new(16, Pages::Normal)
+                    .expect("sixteen buckets (1 KiB) of memory");
                 return 0;
             }
             mib /= 2;
@@ -226,13 +254,11 @@ impl TranspositionTable {
         (self.buckets.len() * BUCKET_BYTES) >> 20
     }
 
-    /// Empties the table.
-    pub fn clear(&self) {
-        for bucket in &self.buckets {
-            for slot in &bucket.slots {
-                slot.data.store(0, Ordering::Relaxed);
-                slot.check.store(0, Ordering::Relaxed);
-            }
+    /// Empties the table with `threads` threads, each clearing its own part. Free when nothing
+    /// was stored since the table was made or last cleared.
+    pub fn clear(&self, threads: usize) {
+        if self.dirty.swap(false, Ordering::Relaxed) {
+            self.buckets.zero(threads);
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -280,6 +306,9 @@ impl TranspositionTable {
     /// this search (keeping its move when the new result has none); otherwise replaces the
     /// entry that is empty, or else the one with the least depth after ageing.
     pub fn store(&self, key: u64, entry: TtEntry) {
+        if !self.dirty.load(Ordering::Relaxed) {
+            self.dirty.store(true, Ordering::Relaxed);
+        }
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
@@ -319,7 +348,7 @@ impl TranspositionTable {
         let age = self.age.load(Ordering::Relaxed);
         let mut used: u32 = 0;
         let mut seen: u32 = 0;
-        'outer: for bucket in &self.buckets {
+        'outer: for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 let data = slot.data.load(Ordering::Relaxed);
                 if data != 0 && age_of(data) == age {

@@ -193,7 +193,7 @@ pub fn play_game(
             break (pos, history);
         }
     };
-    tt.clear();
+    tt.clear(1);
 
     let limits = limit.limits();
     let mut kept: Vec<(Position, i16)> = Vec::new();

@@ -143,7 +143,7 @@ impl Engine {
             Command::Register | Command::Empty | Command::Quit => {}
             Command::UciNewGame => {
                 self.stop_search();
-                self.tt.clear();
+                self.tt.clear(self.options.threads);
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(params) => self.go(&params),
@@ -275,7 +275,7 @@ impl Engine {
                         // The last search has answered; let its thread end before the table
                         // is emptied.
                         self.stop_search();
-                        self.tt.clear();
+                        self.tt.clear(self.options.threads);
                     }
                     Effect::ResizeHash => self.resize_hash(),
                     Effect::LoadNetwork => {

@@ -281,7 +281,7 @@ pub fn measure(
         for (&config, search_config) in configs.iter().zip(&search_configs) {
             for (index, lab_position) in positions.iter().enumerate() {
                 if search_config.hash_move {
-                    tt.clear();
+                    tt.clear(1);
                 }
                 let control = SearchControl::default();
                 control.begin(false);

@@ -173,7 +173,7 @@ impl Runner {
     /// Searches one test position and judges the result.
     fn run_test(&self, file: &str, test: &Test) -> PositionRecord {
         if !self.keep_hash {
-            self.tt.clear();
+            self.tt.clear(self.config.threads);
         }
         let control = SearchControl::default();
         control.begin(false);
