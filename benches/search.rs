@@ -48,6 +48,7 @@ fn search(position: &Position, depth: u32, tt: &TranspositionTable) -> Stats {
         config: &config,
         tt,
         control: &control,
+        histories: None,
     }
     .run(&mut |_| {})
     .stats

@@ -16,6 +16,7 @@ use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
+use super::heuristics;
 use super::observer::{LeafKind, Observer};
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
@@ -103,16 +104,25 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 5. Transposition table: a deep enough stored bound may answer the node outright
         // (not at PV nodes when PVS is on, to keep the PV whole); otherwise its move goes first.
+        // A node searched without one move (the singular-extension test) neither stops at a
+        // stored bound nor stores its own: the table's entry is about all the moves.
         let original_alpha = alpha;
+        let excluded = self.plies[ply].excluded;
         let mut hash_move = 0;
         let mut tt_eval = None;
+        let mut tt_entry = None;
         if config.hash_move
             && let Some(entry) = self.search.tt.probe(pos.key())
         {
             self.stats.tt_hits += 1;
             hash_move = entry.mv;
             tt_eval = Some(entry.eval);
-            if config.tt_cutoffs && entry.depth >= depth && !(features.pvs && pv_node) {
+            tt_entry = Some(entry);
+            if config.tt_cutoffs
+                && excluded == 0
+                && entry.depth >= depth
+                && !(features.pvs && pv_node)
+            {
                 let stored = score::from_tt(entry.score, ply);
                 let usable = match entry.bound {
                     Bound::Exact => true,
@@ -132,6 +142,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut best = -INFINITY;
         let mut max_value = INFINITY;
         if self.tb_pieces > 0
+            && excluded == 0
             && pos.halfmoves() == 0
             && let Some((value, bound)) = self.probe_tablebase(pos, depth, ply)
         {
@@ -172,11 +183,17 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 6. Static evaluation (from the table when stored) and whether it improved on
         // our position two plies ago.
+        // The table keeps the raw evaluation; the correction history adjusts it here.
         let in_check = pos.is_check();
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt_eval.unwrap_or_else(|| self.evaluate(pos, ply))
+        };
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected_eval(pos, raw_eval)
         };
         self.plies[ply].static_eval = static_eval;
         self.plies[ply + 2].killers = [0, 0];
@@ -187,6 +204,7 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 7. Reverse futility pruning: far above beta near the leaves, assume a cut-off.
         if features.reverse_futility
+            && excluded == 0
             && !pv_node
             && !in_check
             && depth <= params::RFP_MAX_DEPTH
@@ -199,6 +217,7 @@ impl<O: Observer> Worker<'_, O> {
         // Step 8. Null-move pruning: if passing still fails high after a reduced search, the
         // position is good enough to cut (not in check, not in pawn endings: zugzwang).
         if features.null_move
+            && excluded == 0
             && !pv_node
             && !in_check
             && depth >= params::NMP_MIN_DEPTH
@@ -211,6 +230,7 @@ impl<O: Observer> Worker<'_, O> {
                 + depth / params::NMP_DEPTH_DIVISOR
                 + ((static_eval - beta) / params::NMP_EVAL_DIVISOR).min(3);
             self.plies[ply].current = NULL_MOVE;
+            self.plies[ply].moved = 0;
             self.made_null_move(ply + 1);
             self.keys.push(null.key());
             let saved_floor = self.null_floor;
@@ -253,6 +273,50 @@ impl<O: Observer> Worker<'_, O> {
         } else {
             None
         };
+
+        // Step 10b. Singular extension: when the hash move's stored result is a deep enough
+        // lower bound, search the other moves, reduced, against a bound just below it. If
+        // they all fail low, the hash move is the only good move here: extend it. If even
+        // the bound beats beta, several moves refute: cut (multi-cut). If only the stored
+        // score beats beta, the hash move is not that special: reduce it.
+        let mut singular_extension = 0;
+        if features.singular
+            && excluded == 0
+            && ply > 0
+            && depth >= params::SE_MIN_DEPTH
+            && staged_hash.is_some()
+            && let Some(entry) = tt_entry
+            && entry.depth >= depth - params::SE_TT_DEPTH_MARGIN
+            && entry.bound != Bound::Upper
+        {
+            let tt_score = score::from_tt(entry.score, ply);
+            if !score::is_decisive(tt_score) {
+                let singular_beta = tt_score - params::SE_MARGIN_PER_DEPTH * depth;
+                self.plies[ply].excluded = hash_move;
+                let value = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                );
+                self.plies[ply].excluded = 0;
+                if self.aborted {
+                    return DRAW;
+                }
+                if value < singular_beta {
+                    singular_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    singular_extension = -1;
+                }
+            }
+        }
+        if excluded != 0 && staged_hash.is_some_and(|m| tt::pack_move(m) == excluded) {
+            staged_hash = None;
+        }
         let hash_searched = staged_hash.is_some();
         let mut moves = ScoredMoves::new();
         let mut generated = false;
@@ -262,7 +326,8 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 11. Search the moves.
         let mut best_move = None;
-        let mut quiets_tried: ArrayVec<PackedMove, 64> = ArrayVec::new();
+        let mut quiets_tried: ArrayVec<(PackedMove, u16), 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let mut searched = 0usize;
         // Moves put off because another thread is searching them (Lazy SMP only): they come
         // after all the others, when their results are likely in the table.
@@ -286,8 +351,11 @@ impl<O: Observer> Worker<'_, O> {
                     self.stats.interior += 1;
                     self.stats.legal_moves += legal.len() as u64;
                     self.order_moves(pos, &legal, hash_move, ply, &mut moves);
-                    if hash_searched {
-                        moves.retain(|m| tt::pack_move(m.mv) != hash_move);
+                    if hash_searched || excluded != 0 {
+                        moves.retain(|m| {
+                            let packed = tt::pack_move(m.mv);
+                            (!hash_searched || packed != hash_move) && packed != excluded
+                        });
                     }
                 }
                 if next < moves.len() {
@@ -303,6 +371,7 @@ impl<O: Observer> Worker<'_, O> {
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
+            let moved = heuristics::piece_to(pos.turn(), mv);
 
             // Late move pruning: near the leaves, quiet moves this late rarely matter.
             if features.late_move_pruning
@@ -352,10 +421,18 @@ impl<O: Observer> Worker<'_, O> {
                 None => None,
             };
 
-            let extension = i32::from(features.check_extension && gives_check);
+            let mut extension = i32::from(features.check_extension && gives_check);
+            if packed == hash_move {
+                extension = if singular_extension > 0 {
+                    1
+                } else {
+                    extension + singular_extension
+                };
+            }
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());
             self.plies[ply].current = packed;
+            self.plies[ply].moved = moved;
             let score = if !config.pruning {
                 -self.negamax(&child, new_depth, -INFINITY, INFINITY, ply + 1, false)
             } else if searched == 0 {
@@ -374,6 +451,7 @@ impl<O: Observer> Worker<'_, O> {
                         improving,
                         cut_node,
                         pos.turn(),
+                        mv,
                         packed,
                         ply,
                     )
@@ -422,13 +500,18 @@ impl<O: Observer> Worker<'_, O> {
                         self.stats.first_move_cutoffs += 1;
                     }
                     if is_quiet {
-                        self.reward_quiet(pos.turn(), packed, &quiets_tried, depth, ply);
+                        self.reward_quiet(pos.turn(), packed, moved, &quiets_tried, depth, ply);
+                        self.punish_captures(pos.turn(), &captures_tried, depth);
+                    } else {
+                        self.reward_capture(pos.turn(), mv, &captures_tried, depth);
                     }
                     break;
                 }
             }
             if is_quiet {
-                let _ = quiets_tried.try_push(packed);
+                let _ = quiets_tried.try_push((packed, moved));
+            } else {
+                let _ = captures_tried.try_push(mv);
             }
         }
 
@@ -436,24 +519,35 @@ impl<O: Observer> Worker<'_, O> {
         // failing low an upper bound, anything inside the window is exact. A tablebase loss
         // caps the value of a PV node.
         best = best.min(max_value);
-        if config.hash_move {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if config.hash_move && excluded == 0 {
             self.search.tt.store(
                 pos.key(),
                 TtEntry {
                     mv: best_move.map_or(0, tt::pack_move),
                     score: score::to_tt(best, ply),
-                    eval: if in_check { 0 } else { static_eval },
+                    eval: if in_check { 0 } else { raw_eval },
                     depth,
                     bound,
                 },
             );
+        }
+        // The correction history learns where the search's result says more than the static
+        // evaluation: not in check, not after a capture decided it, and only in the direction
+        // the bound allows.
+        if !in_check
+            && excluded == 0
+            && best_move.is_none_or(|m| !is_tactical(m))
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.update_correction(pos, depth, static_eval, best);
         }
         best
     }

@@ -14,6 +14,7 @@ mod abdada;
 mod alphabeta;
 pub mod features;
 mod heuristics;
+pub mod histories;
 pub mod level;
 pub mod observer;
 pub mod ordering;
@@ -300,6 +301,9 @@ pub struct Search<'a> {
     pub tt: &'a TranspositionTable,
     /// Stop flag and clock.
     pub control: &'a SearchControl,
+    /// Where the threads find the histories of the previous search and leave theirs; `None`
+    /// starts every search with empty ones.
+    pub histories: Option<&'a histories::HistoryStore>,
 }
 
 /// Puts the MultiPV lines of a completed iteration best first. Each line is the best of the
@@ -349,9 +353,13 @@ impl Search<'_> {
         if worker.root_moves.is_empty() {
             return (self.no_legal_move(&worker), worker.observer);
         }
+        if let Some(store) = self.histories {
+            worker.learned = store.take(0);
+        }
         let helpers = self.config.threads.saturating_sub(1);
         if helpers == 0 {
             let result = self.iterate(&mut worker, report);
+            self.keep_histories(0, worker.learned);
             return (result, worker.observer);
         }
         let helper_stats = std::sync::Mutex::new(Stats::default());
@@ -365,7 +373,15 @@ impl Search<'_> {
                 self.iterate(&mut worker, report)
             });
         result.stats += helper_stats.into_inner().unwrap_or_else(|p| p.into_inner());
+        self.keep_histories(0, worker.learned);
         (result, worker.observer)
+    }
+
+    /// Leaves thread `index`'s histories for the next search, when there is a store.
+    fn keep_histories(&self, index: usize, learned: Box<histories::Histories>) {
+        if let Some(store) = self.histories {
+            store.put(index, learned);
+        }
     }
 
     /// A helper thread: iterative deepening on the same root without reporting, filling the
@@ -381,6 +397,9 @@ impl Search<'_> {
     /// counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
         let mut worker = Worker::new(self, shared, false, time::Deadlines::default(), Silent);
+        if let Some(store) = self.histories {
+            worker.learned = store.take(index);
+        }
         let max_depth = self.max_depth();
         let step = if index % 2 == 1 { 2 } else { 1 };
         let first = 1 + (max_depth - 1) % step;
@@ -407,6 +426,7 @@ impl Search<'_> {
             }
         }
         worker.publish_nodes();
+        self.keep_histories(index, worker.learned);
         worker.stats
     }
 
@@ -441,8 +461,13 @@ impl Search<'_> {
         let mut completed_depth = 0;
         let skipping = lines == 1 && worker.shared.searching.is_on();
         let mut depth = first_depth;
+        let mut clock = time::Scaling::default();
         while depth <= max_depth {
             worker.skippable_depth = if skipping { depth } else { 0 };
+            let iteration_start_nodes = worker.stats.nodes;
+            for root_move in &mut worker.root_moves {
+                root_move.nodes = 0;
+            }
             if skipping && worker.shared.has_completed(depth) {
                 // Already done by a helper: not even started.
                 worker.aborted = true;
@@ -476,7 +501,12 @@ impl Search<'_> {
                 depth = line.depth + 1;
                 report(&line);
                 completed = vec![line];
-                if self.should_stop_after_iteration(worker, completed_depth, completed[0].score) {
+                if self.should_stop_after_iteration(
+                    worker,
+                    completed_depth,
+                    completed[0].score,
+                    1.0,
+                ) {
                     break;
                 }
                 continue;
@@ -527,7 +557,14 @@ impl Search<'_> {
             if skipping {
                 worker.shared.offer(completed[0].clone());
             }
-            if self.should_stop_after_iteration(worker, depth, completed[0].score) {
+            let scale = if lines == 1 && worker.features.time_management {
+                let nodes = worker.stats.nodes - iteration_start_nodes;
+                let best = &worker.root_moves[0];
+                clock.update(best.mv, completed[0].score, best.nodes, nodes)
+            } else {
+                1.0
+            };
+            if self.should_stop_after_iteration(worker, depth, completed[0].score, scale) {
                 break;
             }
             depth += 1;
@@ -547,12 +584,15 @@ impl Search<'_> {
         worker.finish(completed)
     }
 
-    /// Whether to stop between iterations: soft deadline, mate limit, proven mate, forced move.
+    /// Whether to stop between iterations: soft deadline (times `scale`, what time
+    /// management makes of the last iterations, never beyond the hard deadline), mate limit,
+    /// proven mate, forced move.
     fn should_stop_after_iteration<O: Observer>(
         &self,
         worker: &Worker<O>,
         depth: u32,
         score: Value,
+        scale: f64,
     ) -> bool {
         if let Some(mate) = self.limits.mate
             && score::is_mate(score)
@@ -574,7 +614,10 @@ impl Search<'_> {
                 return true;
             }
             if let Some(soft) = worker.deadlines.soft
-                && self.control.elapsed() >= soft
+                && self.control.elapsed()
+                    >= soft
+                        .mul_f64(scale)
+                        .min(worker.deadlines.hard.unwrap_or(Duration::MAX))
             {
                 return true;
             }

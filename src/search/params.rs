@@ -39,6 +39,14 @@ pub const DELTA_MARGIN: Value = 200;
 /// Lazy evaluation: material alone this far above beta stands pat without the full evaluation.
 pub const LAZY_EVAL_MARGIN: Value = 400;
 
+/// Singular extensions: shallowest depth at which the hash move is tested.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// Singular extensions: the hash move's stored depth may be this much less than the node's.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular extensions: the test's bound lies this many centipawns per ply below the stored
+/// score.
+pub const SE_MARGIN_PER_DEPTH: Value = 2;
+
 /// Late move pruning: deepest remaining depth at which late quiet moves are skipped.
 pub const LMP_MAX_DEPTH: i32 = 6;
 

@@ -40,7 +40,8 @@ impl<O: Observer> Worker<'_, O> {
             }
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
-            stand_pat = self.evaluate(pos, ply);
+            let raw = self.evaluate(pos, ply);
+            stand_pat = self.corrected_eval(pos, raw);
             best = stand_pat;
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;

@@ -6,6 +6,7 @@
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
+use super::heuristics;
 use super::observer::Observer;
 use super::params;
 use super::score::{self, INFINITY};
@@ -141,10 +142,12 @@ impl<O: Observer> Worker<'_, O> {
                 None => None,
             };
             self.observer.root_move(depth, mv, index + 1);
+            let nodes_before = self.stats.nodes;
             let extension = i32::from(self.features.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());
             self.plies[0].current = tt::pack_move(mv);
+            self.plies[0].moved = heuristics::piece_to(root.turn(), mv);
             let score = if !config.pruning {
                 -self.negamax(&child, new_depth, -INFINITY, INFINITY, 1, false)
             } else if index == pv_index || !self.features.pvs {
@@ -165,6 +168,7 @@ impl<O: Observer> Worker<'_, O> {
             searched += 1;
             let root_move = &mut self.root_moves[index];
             root_move.score = score;
+            root_move.nodes += self.stats.nodes - nodes_before;
             if score > best {
                 best = score;
                 self.observer.improved(0, score);

@@ -6,6 +6,11 @@
 //! `ponderhit`). The deadlines keep back Move Overhead plus a safety margin for every move
 //! still to play, so the clock keeps a buffer against a slow pipe or a busy machine; this
 //! module never lets the engine plan to use the whole clock.
+//!
+//! Between iterations `Scaling` stretches or cuts the soft deadline (never past the hard one):
+//! a best move that keeps changing, a score that falls and a best move that took a small share
+//! of the nodes ask for more time; a best move that has held for several iterations and took
+//! most of the nodes asks for less.
 
 use std::time::Duration;
 
@@ -90,6 +95,44 @@ fn clock_deadlines(
     let soft = optimum.min(ceiling / 4);
     let hard = (optimum * 4).min(ceiling / 3).max(soft);
     (soft, hard)
+}
+
+/// What time management remembers from one iteration to the next.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scaling {
+    best: Option<shakmaty::Move>,
+    stable_iterations: u32,
+    previous_score: Option<i32>,
+}
+
+impl Scaling {
+    /// Records a completed iteration (its best move and score, the nodes the best move took
+    /// and the iteration's nodes) and returns the factor for the soft deadline.
+    pub fn update(&mut self, best: shakmaty::Move, score: i32, best_nodes: u64, nodes: u64) -> f64 {
+        if self.best == Some(best) {
+            self.stable_iterations += 1;
+        } else {
+            self.best = Some(best);
+            self.stable_iterations = 0;
+        }
+        let stability = match self.stable_iterations {
+            0 => 1.4,
+            1 => 1.15,
+            2 => 1.0,
+            3 => 0.9,
+            _ => 0.8,
+        };
+        let drop = self.previous_score.map_or(0, |previous| previous - score);
+        self.previous_score = Some(score);
+        let falling = 1.0 + f64::from(drop.clamp(0, 150)) / 250.0;
+        let share = if nodes == 0 {
+            0.5
+        } else {
+            best_nodes as f64 / nodes as f64
+        };
+        let effort = ((1.5 - share) * 1.35).clamp(0.5, 2.0);
+        (stability * falling * effort).clamp(0.35, 3.0)
+    }
 }
 
 #[cfg(test)]
@@ -189,5 +232,34 @@ mod tests {
             ..clock(u64::MAX, u64::MAX, Some(1))
         };
         assert!(deadlines(&movetime, Duration::ZERO).hard.is_some());
+    }
+
+    #[test]
+    fn scaling_asks_more_for_unstable_falling_searches() {
+        let e2e4 = shakmaty::Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: shakmaty::Square::E2,
+            capture: None,
+            to: shakmaty::Square::E4,
+            promotion: None,
+        };
+        let d2d4 = shakmaty::Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: shakmaty::Square::D2,
+            capture: None,
+            to: shakmaty::Square::D4,
+            promotion: None,
+        };
+        // The same move for many iterations with most of the nodes: less time.
+        let mut calm = Scaling::default();
+        let mut factor = 1.0;
+        for _ in 0..6 {
+            factor = calm.update(e2e4, 30, 90, 100);
+        }
+        assert!(factor < 0.8, "{factor}");
+        // A new best move after a score drop, with a small share of the nodes: more time.
+        let worried = calm.update(d2d4, -60, 30, 100);
+        assert!(worried > 2.0, "{worried}");
+        assert!(worried <= 3.0);
     }
 }

@@ -13,6 +13,7 @@ use shakmaty::{Color, Move};
 
 use super::abdada::Searching;
 use super::features::Features;
+use super::histories::Histories;
 use super::observer::{Observer, Silent};
 use super::ordering::{self, pick_next};
 use super::params;
@@ -42,6 +43,8 @@ pub(super) struct RootMove {
     pub score: Value,
     /// Principal variation starting with `mv`.
     pub pv: Line,
+    /// Nodes this thread spent below `mv` in the current iteration (time management).
+    pub nodes: u64,
 }
 
 /// Per-ply state on the search path.
@@ -53,6 +56,11 @@ pub(super) struct Ply {
     pub current: PackedMove,
     /// Two quiet moves that caused cut-offs at this ply.
     pub killers: [PackedMove; 2],
+    /// The piece and target square of `current` for the continuation history
+    /// (`heuristics::piece_to`), 0 for none or a null move.
+    pub moved: u16,
+    /// The move left out of this node's search (the singular-extension test), 0 for none.
+    pub excluded: PackedMove,
 }
 
 /// The packed "move" of a null move (never a real packed move: from = to = h8).
@@ -186,10 +194,9 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     /// Triangular PV table: `pv[ply]` is the best line found from the node at `ply`.
     pub(super) pv: Vec<Line>,
     pub(super) plies: Vec<Ply>,
-    /// History of quiet moves: `[side][from * 64 + to]`.
-    pub(super) history: Vec<[i32; 4096]>,
-    /// Quiet move that refuted each previous move: `[previous from * 64 + to]`.
-    pub(super) countermoves: Vec<PackedMove>,
+    /// The histories (quiet, countermove, continuation, capture, correction), kept between
+    /// searches when the search has a `HistoryStore`.
+    pub(super) learned: Box<Histories>,
     /// Late move reductions by `[depth][move number]`.
     pub(super) reductions: &'static [[u8; 64]],
     /// Cached static evaluations: [key, value]. All zeros at first, so the allocation comes
@@ -222,6 +229,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             mv,
             score: -INFINITY,
             pv: Line::new(),
+            nodes: 0,
         };
         let root_moves = if let Some(ranking) = &shared.root_ranking {
             // In the tables: only the moves that keep the result, quickest progress first.
@@ -272,8 +280,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             null_floor: 0,
             pv: vec![Line::new(); MAX_PLY + 1],
             plies: vec![Ply::default(); MAX_PLY + 4],
-            history: vec![[0; 4096]; 2],
-            countermoves: vec![0; 4096],
+            learned: Histories::new(),
             reductions: reduction_table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             nnue: (search.config.eval == Evaluation::Nnue)

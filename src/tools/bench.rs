@@ -114,6 +114,7 @@ fn search_fresh(
         config: &config,
         tt,
         control: &control,
+        histories: None,
     }
     .run(&mut |_| {});
     (started.elapsed(), result)

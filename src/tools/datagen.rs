@@ -158,6 +158,7 @@ pub fn play_game(
             config: &config,
             tt: &tt,
             control: &control,
+            histories: None,
         }
         .run(&mut |_| {})
     };

@@ -15,6 +15,7 @@ use shakmaty::CastlingMode;
 use super::Output;
 use super::currmove;
 use crate::position::Position;
+use crate::search::histories::HistoryStore;
 use crate::search::level::Level;
 use crate::search::report::{bestmove_line, info_line};
 use crate::search::tt::TranspositionTable;
@@ -48,6 +49,8 @@ pub(super) struct SearchJob {
     pub(super) config: SearchConfig,
     pub(super) tt: Arc<TranspositionTable>,
     pub(super) control: Arc<SearchControl>,
+    /// The histories the previous search left (emptied at `ucinewgame`).
+    pub(super) histories: Arc<HistoryStore>,
     pub(super) out: Output,
     pub(super) mode: CastlingMode,
     /// `go infinite` or `go ponder`: bestmove waits for stop or ponderhit.
@@ -94,6 +97,7 @@ impl SearchJob {
                 config: &self.config,
                 tt: &self.tt,
                 control: &self.control,
+                histories: Some(&*self.histories),
             };
             let announce = currmove::CurrentMove::new(&self.out, &self.control, self.mode);
             search

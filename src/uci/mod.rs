@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Color};
 
 use crate::position::Position;
+use crate::search::histories::HistoryStore;
 use crate::search::level::{self, Level};
 use crate::search::report::bestmove_line;
 use crate::search::tablebase::{Syzygy, Tablebases};
@@ -72,6 +73,8 @@ struct Engine {
     /// Keys of the positions before `position` in the game (for repetition detection).
     history: Vec<u64>,
     tt: Arc<TranspositionTable>,
+    /// What the searches of this game learnt about moves (`search::histories`).
+    histories: Arc<HistoryStore>,
     control: Arc<SearchControl>,
     search: Option<RunningSearch>,
     /// The Syzygy tables of `SyzygyPath`, if any were found.
@@ -90,6 +93,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
     let mut engine = Engine {
         out,
         tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+        histories: Arc::default(),
         options,
         position: Position::default(),
         history: Vec::new(),
@@ -144,6 +148,7 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_search();
                 self.tt.clear(self.options.threads);
+                self.histories.clear();
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(params) => self.go(&params),
@@ -454,6 +459,7 @@ impl Engine {
             config,
             tt: Arc::clone(&self.tt),
             control: Arc::clone(&self.control),
+            histories: Arc::clone(&self.histories),
             out: self.out.clone(),
             mode: self.castling_mode(),
             hold: params.infinite || params.ponder,

@@ -29,6 +29,7 @@ pub fn search_with(
         config,
         tt: &tt,
         control: &control,
+        histories: None,
     }
     .run(&mut |_| {})
 }

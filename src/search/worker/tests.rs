@@ -26,6 +26,7 @@ fn search_value(fen: &str, depth: u32, shared: &Shared, config: &SearchConfig) -
         config,
         tt: &tt,
         control: &control,
+        histories: None,
     };
     let mut worker = Worker::new(&search, shared, true, Deadlines::default(), Silent);
     let (score, _) = worker.iteration(depth as i32, 0, None);

@@ -293,6 +293,7 @@ pub fn measure(
                     config: search_config,
                     tt: &tt,
                     control: &control,
+                    histories: None,
                 }
                 .run(&mut |_| {});
                 let sample = Sample {

@@ -190,6 +190,7 @@ impl Runner {
             config: &self.config,
             tt: &self.tt,
             control: &control,
+            histories: None,
         }
         .run(&mut |report| iterations.push(Iteration::from_report(report)));
         // The final answer may come from an iteration cut short, which reports nothing.

@@ -132,6 +132,7 @@ fn run_search<O: Observer>(
         config,
         tt: &tt,
         control: &control,
+        histories: None,
     }
     .run_observed(observer, &mut |_| {})
 }
