@@ -4,9 +4,12 @@
 //! core engine's and the search lab's; `Positional` (the default: tapered piece-square
 //! tables, mobility, pawn structure, king safety; the code in `positional.rs`, the weights'
 //! type in `weights.rs`, their values in `params.rs`); and `Nnue`, the network in `nnue/`.
+//! The last two pass through the endgame knowledge of `endgame.rs` (known wins against a bare
+//! king, recognised draws); `Material` does not.
 //! The evaluation never looks at legality, repetition or mate: the search owns those, and
 //! nothing here imports from the search or above.
 
+pub mod endgame;
 pub mod nnue;
 pub mod params;
 pub mod positional;
@@ -43,10 +46,12 @@ impl Evaluation {
     pub fn evaluate(self, pos: &Position) -> Value {
         match self {
             Evaluation::Material => evaluate(pos),
-            Evaluation::Positional => {
-                positional::evaluate(pos.board(), pos.turn(), &params::WEIGHTS)
-            }
-            Evaluation::Nnue => nnue::evaluate(pos),
+            Evaluation::Positional => endgame::adjust(
+                pos.board(),
+                pos.turn(),
+                positional::evaluate(pos.board(), pos.turn(), &params::WEIGHTS),
+            ),
+            Evaluation::Nnue => endgame::adjust(pos.board(), pos.turn(), nnue::evaluate(pos)),
         }
     }
 }

@@ -31,9 +31,10 @@ impl<O: Observer> Worker<'_, O> {
         let mut stand_pat = -INFINITY;
         if !in_check {
             // Lazy evaluation: far above beta on material alone, the positional terms will
-            // not bring the score back down; stand pat on the material.
+            // not bring the score back down; stand pat on the material (through the endgame
+            // knowledge, so that a drawn ending is not taken for its material).
             if features.lazy_eval && self.search.config.eval == Evaluation::Positional {
-                let material = eval::evaluate(pos);
+                let material = eval::endgame::adjust(pos.board(), pos.turn(), eval::evaluate(pos));
                 if material - params::LAZY_EVAL_MARGIN >= beta {
                     return material;
                 }

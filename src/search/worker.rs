@@ -24,7 +24,7 @@ use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
 use super::{Report, Search, SearchResult};
 use crate::eval::nnue::{self, Network, accumulator::Stack};
-use crate::eval::{Evaluation, Value};
+use crate::eval::{self, Evaluation, Value};
 use crate::position::Position;
 
 /// How often (in nodes) the clock and the stop flag are polled.
@@ -307,7 +307,10 @@ impl<'a, O: Observer> Worker<'a, O> {
             return slot[1] as i64 as Value;
         }
         let value = match &mut self.nnue {
-            Some((network, stack)) => stack.evaluate(ply, pos, network),
+            Some((network, stack)) => {
+                let raw = stack.evaluate(ply, pos, network);
+                eval::endgame::adjust(pos.board(), pos.turn(), raw)
+            }
             None => eval.evaluate(pos),
         };
         *slot = [pos.key(), i64::from(value) as u64];
