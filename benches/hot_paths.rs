@@ -1,6 +1,7 @@
 //! The per-node hot paths, each timed on its own: legal move generation, making a move
 //! (copy-make plus the incremental key, beside shakmaty's bare copy-make), evaluation (material
-//! and positional), and the transposition table's probe and store.
+//! and positional, the latter also as the search runs it), and the transposition table's
+//! probe and store.
 //!
 //! Every group reports time per operation (throughput in operations per second), measured
 //! over the 50 positions of epd/bench.epd, so the figures multiply directly with the
@@ -13,6 +14,7 @@ use std::time::Duration;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
 
+use brudno::eval::incremental::Incremental;
 use brudno::eval::{Evaluation, evaluate};
 use brudno::position::Position;
 use brudno::rng::splitmix64;
@@ -108,6 +110,19 @@ fn eval(c: &mut Criterion) {
             positions
                 .iter()
                 .map(|p| Evaluation::Positional.evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
+    // As the search evaluates: the placement kept by the moves (here each position is its
+    // own root) and the pawn structure from a warm cache.
+    let mut incremental: Vec<Incremental> =
+        positions.iter().map(|p| Incremental::new(1, p)).collect();
+    group.bench_function("positional_incremental", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .zip(&mut incremental)
+                .map(|(p, state)| state.evaluate(0, black_box(p)))
                 .sum::<i32>()
         })
     });

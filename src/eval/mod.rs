@@ -3,15 +3,18 @@
 //! Three evaluations: `Material` (pawn 100, knight 300, bishop 300, rook 500, queen 900), the
 //! core engine's and the search lab's; `Positional` (the default: tapered piece-square
 //! tables, mobility, pawn structure, king safety; the code in `positional.rs`, the weights'
-//! type in `weights.rs`, their values in `params.rs`); and `Nnue`, the network in `nnue/`.
+//! type in `weights.rs`, their values in `params.rs`, and the search's incremental form of it
+//! in `incremental.rs` with `pawn_cache.rs`); and `Nnue`, the network in `nnue/`.
 //! The last two pass through the endgame knowledge of `endgame.rs` (known wins against a bare
 //! king, recognised draws); `Material` does not.
 //! The evaluation never looks at legality, repetition or mate: the search owns those, and
 //! nothing here imports from the search or above.
 
 pub mod endgame;
+pub mod incremental;
 pub mod nnue;
 pub mod params;
+pub mod pawn_cache;
 pub mod positional;
 pub mod weights;
 

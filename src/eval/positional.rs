@@ -14,6 +14,7 @@ use shakmaty::attacks::{
 use shakmaty::{Bitboard, Board, Color, Role};
 
 use super::Value;
+use super::pawn_cache::PawnCache;
 use super::weights::{S, Weights, index};
 
 /// Records which weights an evaluation used: `add(index, count)` with White's uses positive
@@ -107,6 +108,7 @@ pub fn evaluate(board: &Board, turn: Color, weights: &Weights) -> Value {
 }
 
 /// Evaluates from the side to move's point of view, recording the weights used in `trace`.
+/// This is the reference: the search's `evaluate_incremental` must give the same value.
 pub fn evaluate_traced<T: Trace>(
     board: &Board,
     turn: Color,
@@ -114,47 +116,149 @@ pub fn evaluate_traced<T: Trace>(
     trace: &mut T,
 ) -> Value {
     let mut acc = Accumulator::default();
-    let occupied = board.occupied();
-    let pawns = board.pawns();
-    let white_pawns = pawns & board.white();
-    let black_pawns = pawns & board.black();
-    let pawn_attacks = [
-        pawn_attacks_of(black_pawns, Color::Black),
-        pawn_attacks_of(white_pawns, Color::White),
-    ];
+    add_placement(board, weights, trace, &mut acc);
+    add_pawn_structure(
+        board.pawns() & board.white(),
+        board.pawns() & board.black(),
+        weights,
+        trace,
+        &mut acc,
+    );
+    add_activity(board, weights, trace, &mut acc);
+    blend(acc, turn, game_phase(board), weights, trace)
+}
+
+/// The material and piece-square part of an evaluation, White minus Black, with the game
+/// phase: what one move changes by a few table entries, so the search keeps it up to date
+/// move by move (`eval::incremental`) instead of summing it at every evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// Middlegame centipawns.
+    pub mg: i32,
+    /// Endgame centipawns.
+    pub eg: i32,
+    /// Phase weight of the pieces (knights and bishops 1, rooks 2, queens 4), not capped at
+    /// `MAX_PHASE` (promotions can pass it).
+    pub phase: i32,
+}
+
+/// The placement of `board`, summed from scratch (the reference for the incremental one).
+pub fn placement(board: &Board, weights: &Weights) -> Placement {
+    let mut acc = Accumulator::default();
+    add_placement(board, weights, &mut NoTrace, &mut acc);
+    Placement {
+        mg: acc.mg,
+        eg: acc.eg,
+        phase: phase_weight(board),
+    }
+}
+
+/// The pawn-structure terms (passed, doubled and isolated pawns), White minus Black: they
+/// depend on the pawns alone, so the search keeps them in a cache keyed by the pawns.
+pub fn pawn_structure(white_pawns: Bitboard, black_pawns: Bitboard, weights: &Weights) -> S {
+    let mut acc = Accumulator::default();
+    add_pawn_structure(white_pawns, black_pawns, weights, &mut NoTrace, &mut acc);
+    S(acc.mg, acc.eg)
+}
+
+/// The same value as `evaluate`, from the parts the search keeps: `placement` of the board
+/// (kept move by move) and the pawn-structure terms from `pawns`, which computes them on a
+/// miss. Only the terms that depend on the whole board are computed here. Always inlined, so
+/// that a caller compiled for more instructions (`popcnt`) compiles it with them.
+#[inline(always)]
+pub fn evaluate_incremental(
+    board: &Board,
+    turn: Color,
+    weights: &Weights,
+    placement: Placement,
+    pawns: &mut PawnCache,
+) -> Value {
+    let white_pawns = board.pawns() & board.white();
+    let black_pawns = board.pawns() & board.black();
+    let structure = pawns.get_or_insert_with(white_pawns, black_pawns, || {
+        pawn_structure(white_pawns, black_pawns, weights)
+    });
+    let mut acc = Accumulator {
+        mg: placement.mg + structure.0,
+        eg: placement.eg + structure.1,
+    };
+    add_activity(board, weights, &mut NoTrace, &mut acc);
+    blend(
+        acc,
+        turn,
+        placement.phase.min(MAX_PHASE),
+        weights,
+        &mut NoTrace,
+    )
+}
+
+/// Adds material and the piece-square tables of every piece.
+#[inline(always)]
+fn add_placement<T: Trace>(board: &Board, weights: &Weights, trace: &mut T, acc: &mut Accumulator) {
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let us = board.by_color(color);
+        let flip = if color == Color::White { 56 } else { 0 };
+        for (role_index, role) in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let pieces = board.by_role(role) & us;
+            if pieces.is_empty() {
+                continue;
+            }
+            acc.add(
+                trace,
+                weights.material[role_index],
+                index::MATERIAL + role_index,
+                sign * pieces.count() as i32,
+            );
+            for square in pieces {
+                let table_square = square as usize ^ flip;
+                acc.add(
+                    trace,
+                    weights.pst[role_index][table_square],
+                    index::PST + role_index * 64 + table_square,
+                    sign,
+                );
+            }
+        }
+        if let Some(king) = board.king_of(color) {
+            let table_square = king as usize ^ flip;
+            acc.add(
+                trace,
+                weights.pst[5][table_square],
+                index::PST + 5 * 64 + table_square,
+                sign,
+            );
+        }
+    }
+}
+
+/// Adds passed, doubled and isolated pawns.
+#[inline(always)]
+fn add_pawn_structure<T: Trace>(
+    white_pawns: Bitboard,
+    black_pawns: Bitboard,
+    weights: &Weights,
+    trace: &mut T,
+    acc: &mut Accumulator,
+) {
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
         let (our_pawns, their_pawns) = if color == Color::White {
             (white_pawns, black_pawns)
         } else {
             (black_pawns, white_pawns)
         };
-        let mobility_area = !(us | pawn_attacks[!color as usize]);
-        let their_king_zone = board
-            .king_of(!color)
-            .map_or(Bitboard(0), |k| king_attacks(k) | Bitboard::from_square(k));
-        let flip = if color == Color::White { 56 } else { 0 };
         let color_index = color as usize ^ 1; // shakmaty: Black = 0, White = 1.
-
-        // Pawns: material, placement, passed pawns, then the structure of the files.
-        let pawn_count = our_pawns.count() as i32;
-        if pawn_count > 0 {
-            acc.add(
-                trace,
-                weights.material[0],
-                index::MATERIAL,
-                sign * pawn_count,
-            );
-        }
         for square in our_pawns {
-            let table_square = square as usize ^ flip;
-            acc.add(
-                trace,
-                weights.pst[0][table_square],
-                index::PST + table_square,
-                sign,
-            );
             if their_pawns.0 & PASSED_SPAN[color_index][square as usize] == 0 {
                 let rank = color.relative_rank(square.rank()) as usize;
                 acc.add(
@@ -166,7 +270,7 @@ pub fn evaluate_traced<T: Trace>(
             }
         }
         let files = occupied_files(our_pawns.0);
-        let doubled = pawn_count - files.count_ones() as i32;
+        let doubled = our_pawns.count() as i32 - files.count_ones() as i32;
         if doubled > 0 {
             acc.add(
                 trace,
@@ -185,8 +289,35 @@ pub fn evaluate_traced<T: Trace>(
                 sign * isolated as i32,
             );
         }
+    }
+}
 
-        // Pieces: material, placement, mobility, attacks on the enemy king's zone.
+/// Adds the terms that depend on the whole board: mobility, attacks on the enemy king's zone,
+/// rooks on open files, the bishop pair and the king's pawn shelter.
+#[inline(always)]
+fn add_activity<T: Trace>(board: &Board, weights: &Weights, trace: &mut T, acc: &mut Accumulator) {
+    let occupied = board.occupied();
+    let pawns = board.pawns();
+    let white_pawns = pawns & board.white();
+    let black_pawns = pawns & board.black();
+    let pawn_attacks = [
+        pawn_attacks_of(black_pawns, Color::Black),
+        pawn_attacks_of(white_pawns, Color::White),
+    ];
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let us = board.by_color(color);
+        let our_pawns = if color == Color::White {
+            white_pawns
+        } else {
+            black_pawns
+        };
+        let mobility_area = !(us | pawn_attacks[!color as usize]);
+        let their_king_zone = board
+            .king_of(!color)
+            .map_or(Bitboard(0), |k| king_attacks(k) | Bitboard::from_square(k));
+
+        // Pieces: mobility, attacks on the enemy king's zone, rooks on open files.
         for (slot, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
             .into_iter()
             .enumerate()
@@ -195,13 +326,6 @@ pub fn evaluate_traced<T: Trace>(
             if pieces.is_empty() {
                 continue;
             }
-            let role_index = slot + 1;
-            acc.add(
-                trace,
-                weights.material[role_index],
-                index::MATERIAL + role_index,
-                sign * pieces.count() as i32,
-            );
             let (mobility_table, mobility_index): (&[S], usize) = match role {
                 Role::Knight => (&weights.mobility_knight, index::MOBILITY_KNIGHT),
                 Role::Bishop => (&weights.mobility_bishop, index::MOBILITY_BISHOP),
@@ -210,13 +334,6 @@ pub fn evaluate_traced<T: Trace>(
             };
             let mut zone_hits = 0;
             for square in pieces {
-                let table_square = square as usize ^ flip;
-                acc.add(
-                    trace,
-                    weights.pst[role_index][table_square],
-                    index::PST + role_index * 64 + table_square,
-                    sign,
-                );
                 let attacks = match role {
                     Role::Knight => knight_attacks(square),
                     Role::Bishop => bishop_attacks(square, occupied),
@@ -260,16 +377,8 @@ pub fn evaluate_traced<T: Trace>(
             acc.add(trace, weights.bishop_pair, index::BISHOP_PAIR, sign);
         }
 
-        // King: placement and the pawn shelter one and two ranks ahead on its file and the
-        // adjacent ones.
+        // King: the pawn shelter one and two ranks ahead on its file and the adjacent ones.
         if let Some(king) = board.king_of(color) {
-            let table_square = king as usize ^ flip;
-            acc.add(
-                trace,
-                weights.pst[5][table_square],
-                index::PST + 5 * 64 + table_square,
-                sign,
-            );
             let file = king as usize % 8;
             let files = (FILE_A << file) | ADJACENT_FILES[file];
             let rank = king as usize / 8;
@@ -294,10 +403,19 @@ pub fn evaluate_traced<T: Trace>(
             }
         }
     }
+}
+
+/// Adds the tempo and blends middlegame and endgame by `phase`, from the side to move.
+#[inline(always)]
+fn blend<T: Trace>(
+    mut acc: Accumulator,
+    turn: Color,
+    phase: i32,
+    weights: &Weights,
+    trace: &mut T,
+) -> Value {
     let side = if turn == Color::White { 1 } else { -1 };
     acc.add(trace, weights.tempo, index::TEMPO, side);
-
-    let phase = game_phase(board);
     trace.phase(phase);
     let white = (acc.mg * phase + acc.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     if turn == Color::White { white } else { -white }
@@ -315,10 +433,16 @@ fn occupied_files(pawns: u64) -> u8 {
 /// Game phase from the remaining pieces: 24 with all pieces, 0 with pawns and kings only.
 #[inline]
 pub fn game_phase(board: &Board) -> i32 {
+    phase_weight(board).min(MAX_PHASE)
+}
+
+/// The phase weight of the pieces, uncapped: knights and bishops 1, rooks 2, queens 4.
+#[inline]
+fn phase_weight(board: &Board) -> i32 {
     let minors = (board.knights() | board.bishops()).count() as i32;
     let rooks = board.rooks().count() as i32;
     let queens = board.queens().count() as i32;
-    (minors + 2 * rooks + 4 * queens).min(MAX_PHASE)
+    minors + 2 * rooks + 4 * queens
 }
 
 /// Squares attacked by the given pawns of `color`.

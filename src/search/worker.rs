@@ -23,6 +23,7 @@ use super::tablebase::{RootRanking, rank_root};
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
 use super::{Report, Search, SearchResult};
+use crate::eval::incremental::Incremental;
 use crate::eval::nnue::{self, Network, accumulator::Stack};
 use crate::eval::{self, Evaluation, Value};
 use crate::position::Position;
@@ -204,6 +205,8 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) eval_cache: Vec<[u64; 2]>,
     /// The network and the accumulators by ply, with the NNUE evaluation.
     pub(super) nnue: Option<(Arc<Network>, Stack)>,
+    /// The positional evaluation's placements by ply and pawn cache, with that evaluation.
+    pub(super) positional: Option<Incremental>,
     pub(super) seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     pub(super) iteration_has_pv: bool,
@@ -285,6 +288,8 @@ impl<'a, O: Observer> Worker<'a, O> {
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             nnue: (search.config.eval == Evaluation::Nnue)
                 .then(|| (nnue::active(), Stack::new(MAX_PLY + 4))),
+            positional: (search.config.eval == Evaluation::Positional)
+                .then(|| Incremental::new(MAX_PLY + 4, root)),
             seldepth: 0,
             iteration_has_pv: false,
             skippable_depth: 0,
@@ -306,23 +311,30 @@ impl<'a, O: Observer> Worker<'a, O> {
         if slot[0] == pos.key() {
             return slot[1] as i64 as Value;
         }
-        let value = match &mut self.nnue {
-            Some((network, stack)) => {
+        let value = match (&mut self.nnue, &mut self.positional) {
+            (Some((network, stack)), _) => {
                 let raw = stack.evaluate(ply, pos, network);
                 eval::endgame::adjust(pos.board(), pos.turn(), raw)
             }
-            None => eval.evaluate(pos),
+            (None, Some(positional)) => {
+                let raw = positional.evaluate(ply, pos);
+                eval::endgame::adjust(pos.board(), pos.turn(), raw)
+            }
+            (None, None) => eval.evaluate(pos),
         };
         *slot = [pos.key(), i64::from(value) as u64];
         value
     }
 
     /// The node at `ply` is reached by `mv`, played by `us`: the network's accumulators
-    /// will follow (nothing to do without the network).
+    /// or the positional evaluation's placements follow (nothing to do for material).
     #[inline]
     pub(super) fn made_move(&mut self, ply: usize, mv: Move, us: Color) {
         if let Some((_, stack)) = &mut self.nnue {
             stack.push_move(ply, mv, us);
+        }
+        if let Some(positional) = &mut self.positional {
+            positional.push_move(ply, mv, us);
         }
     }
 
@@ -331,6 +343,9 @@ impl<'a, O: Observer> Worker<'a, O> {
     pub(super) fn made_null_move(&mut self, ply: usize) {
         if let Some((_, stack)) = &mut self.nnue {
             stack.push_null(ply);
+        }
+        if let Some(positional) = &mut self.positional {
+            positional.push_null(ply);
         }
     }
 
