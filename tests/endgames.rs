@@ -134,6 +134,7 @@ fn assert_mates(fen: &str, nodes: u64, max_plies: usize) -> usize {
                     config: &config,
                     tt: &tt,
                     control: &control,
+                    histories: None,
                 }
                 .run(&mut |_| {});
                 if pos.turn() == strong && result.score >= MATE_BOUND {
