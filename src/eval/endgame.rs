@@ -113,16 +113,7 @@ fn mop_up(board: &Board, strong: Color) -> Value {
     let (Some(winner), Some(loser)) = (board.king_of(strong), board.king_of(!strong)) else {
         return 0;
     };
-    let mut material = 0;
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ] {
-        material += piece_value(role) * (ours & board.by_role(role)).count() as Value;
-    }
+    let material = super::material_of(board, strong);
     let closeness = CLOSE_STEP * (7 - winner.distance(loser) as Value);
     let bishops = ours & board.bishops();
     let bishop_and_knight = bishops.count() == 1

@@ -71,24 +71,26 @@ pub fn piece_value(role: Role) -> Value {
     PIECE_VALUES[role as usize - 1]
 }
 
-/// Material balance of the board from White's point of view.
+/// The material `color` has on the board (kings count 0).
 #[inline]
-pub fn material_white(board: &Board) -> Value {
-    let white = board.by_color(Color::White);
-    let mut total = 0;
-    for role in [
+pub fn material_of(board: &Board, color: Color) -> Value {
+    let ours = board.by_color(color);
+    [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
         Role::Rook,
         Role::Queen,
-    ] {
-        let pieces = board.by_role(role);
-        let ours = (pieces & white).count() as Value;
-        let theirs = pieces.count() as Value - ours;
-        total += piece_value(role) * (ours - theirs);
-    }
-    total
+    ]
+    .into_iter()
+    .map(|role| piece_value(role) * (ours & board.by_role(role)).count() as Value)
+    .sum()
+}
+
+/// Material balance of the board from White's point of view.
+#[inline]
+pub fn material_white(board: &Board) -> Value {
+    material_of(board, Color::White) - material_of(board, Color::Black)
 }
 
 /// Material evaluation from the side to move's point of view (`Evaluation::Material`).

@@ -257,6 +257,42 @@ impl<O: Observer> Worker<'_, O> {
             }
         }
 
+        // Step 8b. ProbCut: if a capture that wins enough material by SEE still beats beta
+        // by a margin after a quiescence check and a search four plies shallower, the full
+        // search would almost surely fail high too: cut. Skipped when the table already says
+        // a search this deep stays below that bound.
+        if features.probcut
+            && excluded == 0
+            && !pv_node
+            && !in_check
+            && depth >= params::PROBCUT_MIN_DEPTH
+            && !score::is_decisive(beta)
+        {
+            let probcut_beta =
+                beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * Value::from(improving);
+            let refuted_by_table = tt_entry.is_some_and(|entry| {
+                entry.depth > depth - params::PROBCUT_REDUCTION
+                    && score::from_tt(entry.score, ply) < probcut_beta
+                    && entry.bound != Bound::Lower
+            });
+            if !refuted_by_table
+                && let Some(value) = self.probcut(
+                    pos,
+                    depth,
+                    probcut_beta,
+                    static_eval,
+                    raw_eval,
+                    ply,
+                    cut_node,
+                )
+            {
+                return value;
+            }
+            if self.aborted {
+                return DRAW;
+            }
+        }
+
         // Step 9. Internal iterative reduction: without a hash move this node was never
         // searched before; search it a little shallower.
         if features.iir && hash_move == 0 && depth >= params::IIR_MIN_DEPTH && (pv_node || cut_node)
@@ -382,6 +418,21 @@ impl<O: Observer> Worker<'_, O> {
                 && depth <= params::LMP_MAX_DEPTH
                 && best > -score::TB_WIN_BOUND
                 && quiets_tried.len() >= params::lmp_threshold(depth, improving)
+            {
+                continue;
+            }
+
+            // History pruning: near the leaves, a quiet move the histories rate very badly.
+            if features.history_pruning
+                && !revisiting
+                && !pv_node
+                && !in_check
+                && is_quiet
+                && searched > 0
+                && depth <= params::HISTORY_PRUNE_MAX_DEPTH
+                && best > -score::TB_WIN_BOUND
+                && self.quiet_history(pos.turn(), mv, packed, ply)
+                    < -params::HISTORY_PRUNE_PER_DEPTH * depth
             {
                 continue;
             }

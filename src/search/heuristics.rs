@@ -121,6 +121,25 @@ impl<O: Observer> Worker<'_, O> {
         }
     }
 
+    /// What the histories say of a quiet move: its butterfly history plus its continuation
+    /// history after the moves one and two plies before (each where its switch is on).
+    pub(super) fn quiet_history(
+        &self,
+        side: Color,
+        mv: Move,
+        packed: PackedMove,
+        ply: usize,
+    ) -> i32 {
+        let mut history = 0;
+        if self.features.history {
+            history += self.learned.history[side as usize][usize::from(packed & 0xfff)];
+        }
+        if let Some(rows) = self.continuation_rows(ply) {
+            history += self.continuation_score(rows, piece_to(side, mv));
+        }
+        history
+    }
+
     /// The reduction for a late quiet move, from the log table adjusted by node type,
     /// improvement, killers and history.
     #[allow(clippy::too_many_arguments)]

@@ -20,6 +20,7 @@ pub mod observer;
 pub mod ordering;
 pub mod params;
 pub mod pool;
+mod probcut;
 mod quiescence;
 pub mod report;
 pub mod resources;

@@ -47,6 +47,20 @@ pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// score.
 pub const SE_MARGIN_PER_DEPTH: Value = 2;
 
+/// ProbCut: shallowest depth at which it is tried.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut: how far above beta a capture's reduced search must land.
+pub const PROBCUT_MARGIN: Value = 200;
+/// ProbCut: the margin is this much smaller when the position is improving.
+pub const PROBCUT_IMPROVING: Value = 50;
+/// ProbCut: the reduced search is this much shallower than the node.
+pub const PROBCUT_REDUCTION: i32 = 4;
+
+/// History pruning: deepest remaining depth at which quiet moves are pruned by history.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// History pruning: a quiet move whose history is below minus this much per ply is skipped.
+pub const HISTORY_PRUNE_PER_DEPTH: i32 = 4_000;
+
 /// Late move pruning: deepest remaining depth at which late quiet moves are skipped.
 pub const LMP_MAX_DEPTH: i32 = 6;
 

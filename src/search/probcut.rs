@@ -1,0 +1,86 @@
+//! ProbCut: at a node expected to fail high, a capture that wins enough material is tried
+//! first with a quiescence check and then with a search `PROBCUT_REDUCTION` plies shallower,
+//! against a null window `PROBCUT_MARGIN` above beta. If it holds, the full-depth search
+//! would almost surely fail high as well, and the node is cut with a stored lower bound.
+//! Called from step 8b of `negamax` (alphabeta.rs) when the `probcut` switch is on.
+
+use super::heuristics;
+use super::observer::Observer;
+use super::ordering::{self, ScoredMoves};
+use super::params;
+use super::score;
+use super::see;
+use super::tt::{self, Bound, TtEntry};
+use super::worker::Worker;
+use crate::eval::Value;
+use crate::position::Position;
+
+impl<O: Observer> Worker<'_, O> {
+    /// ProbCut's capture loop: captures and promotions whose static exchange can lift the
+    /// static evaluation to `probcut_beta`, each checked by quiescence and then by a search
+    /// `PROBCUT_REDUCTION` plies shallower against the null window at `probcut_beta`. The
+    /// first that holds is stored as a lower bound and its value returned.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn probcut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        probcut_beta: Value,
+        static_eval: Value,
+        raw_eval: Value,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<Value> {
+        let tactical = pos.tactical_moves();
+        let mut moves = ScoredMoves::new();
+        for &mv in &tactical {
+            let score = ordering::mvv_lva_score(mv);
+            moves.push(ordering::ScoredMove { mv, score });
+        }
+        let mut child = pos.clone();
+        let probe_depth = depth - params::PROBCUT_REDUCTION;
+        for index in 0..moves.len() {
+            let mv = ordering::pick_next(&mut moves, index);
+            if !see::see_ge(pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, mv, pos.turn());
+            self.keys.push(child.key());
+            self.plies[ply].current = tt::pack_move(mv);
+            self.plies[ply].moved = heuristics::piece_to(pos.turn(), mv);
+            let mut value = -self.quiesce(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if value >= probcut_beta && !self.aborted {
+                value = -self.negamax(
+                    &child,
+                    probe_depth,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.keys.pop();
+            if self.aborted {
+                return None;
+            }
+            if value >= probcut_beta {
+                self.stats.cutoffs += 1;
+                if self.search.config.hash_move {
+                    self.search.tt.store(
+                        pos.key(),
+                        TtEntry {
+                            mv: tt::pack_move(mv),
+                            score: score::to_tt(value, ply),
+                            eval: raw_eval,
+                            depth: probe_depth + 1,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return Some(value);
+            }
+        }
+        None
+    }
+}
