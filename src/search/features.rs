@@ -2,9 +2,9 @@
 //! off (the ablation table in docs/STRENGTH.md) and the search lab can start from none.
 //!
 //! `Features::ALL` is the engine as it plays (every technique but those that have not yet
-//! gained in games: `caphist`, `corrhist` and `histprune`, which `+name` turns on); `Features::NONE` is
-//! plain alpha-beta. The UCI option `Dev Features` takes a list such as `-nmp,-lmr` (all but
-//! those) or `none,+pvs`.
+//! gained in games: `caphist`, `corrhist` and `histprune`, which `+name` turns on);
+//! `Features::NONE` is plain alpha-beta. The UCI option `Dev Features` takes a list such as
+//! `-nmp,-lmr` (all but those) or `none,+pvs`.
 
 /// Which selective-search techniques are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

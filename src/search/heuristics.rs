@@ -75,7 +75,6 @@ impl<O: Observer> Worker<'_, O> {
             *scored = ordering::score_moves(legal, config.order, hash_move, pos.key(), |_| 0);
             return;
         }
-        let side = pos.turn() as usize;
         let us = pos.turn();
         let continuation = self.continuation_rows(ply);
         let killers = self.plies[ply].killers;
@@ -108,14 +107,8 @@ impl<O: Observer> Worker<'_, O> {
             } else if packed == countermove {
                 COUNTERMOVE
             } else {
-                let mut score = 0;
-                if features.history {
-                    score += self.learned.history[side][usize::from(packed & 0xfff)];
-                }
-                if let Some(rows) = continuation {
-                    score += self.continuation_score(rows, piece_to(us, mv));
-                }
-                score
+                let (butterfly, continuation) = self.quiet_histories(us, mv, packed, continuation);
+                butterfly + continuation
             };
             scored.push(ScoredMove { mv, score });
         }
@@ -130,14 +123,28 @@ impl<O: Observer> Worker<'_, O> {
         packed: PackedMove,
         ply: usize,
     ) -> i32 {
-        let mut history = 0;
-        if self.features.history {
-            history += self.learned.history[side as usize][usize::from(packed & 0xfff)];
-        }
-        if let Some(rows) = self.continuation_rows(ply) {
-            history += self.continuation_score(rows, piece_to(side, mv));
-        }
-        history
+        let (butterfly, continuation) =
+            self.quiet_histories(side, mv, packed, self.continuation_rows(ply));
+        butterfly + continuation
+    }
+
+    /// The butterfly and the continuation history of a quiet move (0 where a switch is off),
+    /// apart: ordering adds them, late move reductions weigh the continuation half.
+    #[inline]
+    fn quiet_histories(
+        &self,
+        side: Color,
+        mv: Move,
+        packed: PackedMove,
+        rows: Option<[usize; 2]>,
+    ) -> (i32, i32) {
+        let butterfly = if self.features.history {
+            self.learned.history[side as usize][usize::from(packed & 0xfff)]
+        } else {
+            0
+        };
+        let continuation = rows.map_or(0, |rows| self.continuation_score(rows, piece_to(side, mv)));
+        (butterfly, continuation)
     }
 
     /// The reduction for a late quiet move, from the log table adjusted by node type,
@@ -169,13 +176,9 @@ impl<O: Observer> Worker<'_, O> {
         if self.plies[ply].killers.contains(&packed) {
             reduction -= 1;
         }
-        let mut history = 0;
-        if self.features.history {
-            history += self.learned.history[side as usize][usize::from(packed & 0xfff)];
-        }
-        if let Some(rows) = self.continuation_rows(ply) {
-            history += self.continuation_score(rows, piece_to(side, mv)) / 2;
-        }
+        let (butterfly, continuation) =
+            self.quiet_histories(side, mv, packed, self.continuation_rows(ply));
+        let history = butterfly + continuation / 2;
         reduction - history / params::LMR_HISTORY_DIVISOR
     }
 
