@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use shakmaty::Color;
+use shakmaty::{Color, Position as _};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
 use crate::position::Position;
@@ -57,6 +57,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights and of the shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also train on each training position mirrored left to right (files a-h swapped), where
+    /// no side may castle any more: the same position for chess, twice the data.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// One training position: its active inputs from White's perspective (Black's are derived),
@@ -107,6 +111,15 @@ impl Sample {
             white_to_move: white,
             target,
         }
+    }
+
+    /// The same position with the files swapped (a <-> h): its inputs, same target.
+    fn mirrored(&self) -> Self {
+        let mut mirrored = self.clone();
+        for f in &mut mirrored.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        mirrored
     }
 
     /// The active inputs of the side to move's and the other side's perspectives.
@@ -383,6 +396,9 @@ pub fn run(args: &TrainArgs) -> ExitCode {
             if game.is_multiple_of(20) {
                 test.push(sample);
             } else {
+                if args.mirror && !record.position.chess().castles().any() {
+                    train.push(sample.mirrored());
+                }
                 train.push(sample);
             }
         }
@@ -508,6 +524,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_position() {
+        let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+        let mirror = "8/5p2/4p3/r5PK/k1p3R1/8/1P1P4/8 w - - 0 1";
+        let sample = Sample::new(&Position::from_fen(fen, false).unwrap(), 30, 1.0, 0.5);
+        let expected = Sample::new(&Position::from_fen(mirror, false).unwrap(), 30, 1.0, 0.5);
+        let mut got: Vec<u16> = sample.mirrored().features[..usize::from(sample.count)].to_vec();
+        let mut want: Vec<u16> = expected.features[..usize::from(expected.count)].to_vec();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want);
+        assert_eq!(sample.mirrored().target, expected.target);
+        // A random network scores a position and its mirror alike only by chance.
+        let network = FloatNetwork::random(9);
+        let (us, them, n) = sample.perspectives();
+        let (mus, mthem, _) = sample.mirrored().perspectives();
+        assert_ne!(
+            network.forward(&us[..n], &them[..n]).0,
+            network.forward(&mus[..n], &mthem[..n]).0
+        );
+    }
+
     /// The quantised network gives the float network's evaluation within 3% of the value
     /// plus 8 centipawns (the rounding of 200,000 weights), on varied positions.
     #[test]
@@ -569,6 +607,7 @@ mod tests {
             lambda: 1.0,
             threads: 2,
             seed: 5,
+            mirror: false,
         };
         let before = mean_loss(&FloatNetwork::random(args.seed), &train, 1);
         let mut lines = Vec::new();

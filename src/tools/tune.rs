@@ -8,7 +8,8 @@
 //! fitting `K` to the starting weights. The target is the game's result, or with `--lambda`
 //! below 1 a blend of the result and the search's score seen through the same sigmoid. It
 //! prints the error on held-out games (the last tenth of the file, cut at a game's start) as
-//! it goes and writes a new `src/eval/params.rs`. It never changes the engine by
+//! it goes and writes a new `src/eval/params.rs` with the weights of the report whose
+//! held-out error was lowest (early stopping). It never changes the engine by
 //! itself: the output is a file to review, rebuild with, and test in games.
 
 use std::fmt::Write as _;
@@ -217,12 +218,11 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         .unwrap_or(tenth);
     let mut train = samples;
     let mut test = train.split_off(split);
-    let mut weights: Vec<[f64; 2]> = WEIGHTS
+    let weights: Vec<[f64; 2]> = WEIGHTS
         .to_flat()
         .iter()
         .map(|s| [f64::from(s.0), f64::from(s.1)])
         .collect();
-    let start = weights.clone();
     // Weights seen in too few positions would be fitted to noise: they stay as they are.
     let mut uses = vec![0usize; weights.len()];
     for sample in &train {
@@ -250,18 +250,54 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         frozen.len(),
         args.min_count
     );
+    let (weights, best_epoch, best_error) =
+        descend(&train, &test, weights, &frozen, k, args, &mut |line| {
+            eprintln!("{line}")
+        });
     eprintln!(
-        "start: train error {:.6}, held-out error {:.6}",
-        mean_error(&train, &weights, k),
-        mean_error(&test, &weights, k)
+        "the weights of epoch {best_epoch} are written (lowest held-out error, {best_error:.6})"
     );
+    let rounded: Vec<S> = weights
+        .iter()
+        .map(|w| S(w[0].round() as i32, w[1].round() as i32))
+        .collect();
+    let source = params_source(&Weights::from_flat(&rounded));
+    if let Err(error) = std::fs::write(&args.output, source) {
+        eprintln!(
+            "brudno tune: cannot write {}: {error}",
+            args.output.display()
+        );
+        return ExitCode::from(1);
+    }
+    eprintln!("tuned weights written to {}", args.output.display());
+    ExitCode::SUCCESS
+}
 
-    // Adam.
+/// Adam over `epochs` full passes from `weights` (frozen ones stay), reporting both errors
+/// every `report_every` epochs. Returns the weights of the report with the lowest held-out
+/// error (early stopping; the starting weights, epoch 0, if none beats them), its epoch and
+/// that error. Without held-out positions the last weights are returned.
+fn descend(
+    train: &[Sample],
+    test: &[Sample],
+    mut weights: Vec<[f64; 2]>,
+    frozen: &[bool],
+    k: f64,
+    args: &TuneArgs,
+    report: &mut dyn FnMut(&str),
+) -> (Vec<[f64; 2]>, usize, f64) {
+    let start = weights.clone();
+    let start_held_out = mean_error(test, &weights, k);
+    report(&format!(
+        "start: train error {:.6}, held-out error {start_held_out:.6}",
+        mean_error(train, &weights, k),
+    ));
+    let mut best = (weights.clone(), 0usize, start_held_out);
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0f64; 2]; weights.len()];
     let mut v = vec![[0.0f64; 2]; weights.len()];
     for epoch in 1..=args.epochs {
-        let grad = gradient(&train, &weights, k);
+        let grad = gradient(train, &weights, k);
         let t = epoch as i32;
         for i in 0..weights.len() {
             if frozen[i] {
@@ -278,27 +314,17 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             }
         }
         if epoch.is_multiple_of(args.report_every.max(1)) || epoch == args.epochs {
-            eprintln!(
-                "epoch {epoch}: train error {:.6}, held-out error {:.6}",
-                mean_error(&train, &weights, k),
-                mean_error(&test, &weights, k)
-            );
+            let held_out = mean_error(test, &weights, k);
+            report(&format!(
+                "epoch {epoch}: train error {:.6}, held-out error {held_out:.6}",
+                mean_error(train, &weights, k),
+            ));
+            if held_out < best.2 || test.is_empty() {
+                best = (weights.clone(), epoch, held_out);
+            }
         }
     }
-    let rounded: Vec<S> = weights
-        .iter()
-        .map(|w| S(w[0].round() as i32, w[1].round() as i32))
-        .collect();
-    let source = params_source(&Weights::from_flat(&rounded));
-    if let Err(error) = std::fs::write(&args.output, source) {
-        eprintln!(
-            "brudno tune: cannot write {}: {error}",
-            args.output.display()
-        );
-        return ExitCode::from(1);
-    }
-    eprintln!("tuned weights written to {}", args.output.display());
-    ExitCode::SUCCESS
+    best
 }
 
 /// Renders weights as the source of `src/eval/params.rs`.
@@ -467,5 +493,58 @@ mod tests {
             .map(|(w, g)| [w[0] - 1000.0 * g[0], w[1] - 1000.0 * g[1]])
             .collect();
         assert!(mean_error(&samples, &stepped, 1.0) < before);
+    }
+
+    #[test]
+    fn the_weights_with_the_lowest_held_out_error_are_kept() {
+        let train = load(&pack(&[
+            ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", 2),
+            ("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", 2),
+            ("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", 0),
+        ]))
+        .0;
+        // Held-out games that agree with the training ones, and games that contradict them.
+        let agree = load(&pack(&[("4k3/8/8/8/8/8/2P5/4K3 w - - 0 1", 2)])).0;
+        let contradict = load(&pack(&[("4k3/8/8/8/8/8/2P5/4K3 w - - 0 1", 0)])).0;
+        let weights: Vec<[f64; 2]> = WEIGHTS
+            .to_flat()
+            .iter()
+            .map(|s| [f64::from(s.0), f64::from(s.1)])
+            .collect();
+        let frozen = vec![false; weights.len()];
+        let args = TuneArgs {
+            data: PathBuf::new(),
+            output: PathBuf::new(),
+            epochs: 40,
+            learning_rate: 5.0,
+            k: None,
+            regularization: 0.0,
+            min_count: 0,
+            lambda: 1.0,
+            report_every: 10,
+        };
+        let mut lines = Vec::new();
+        let (_, epoch, error) = descend(
+            &train,
+            &agree,
+            weights.clone(),
+            &frozen,
+            1.0,
+            &args,
+            &mut |l| lines.push(l.to_string()),
+        );
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert!(epoch > 0 && error < mean_error(&agree, &weights, 1.0));
+        let (kept, epoch, _) = descend(
+            &train,
+            &contradict,
+            weights.clone(),
+            &frozen,
+            1.0,
+            &args,
+            &mut |_| {},
+        );
+        assert_eq!(epoch, 0);
+        assert_eq!(kept, weights);
     }
 }
