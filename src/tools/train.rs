@@ -7,8 +7,8 @@
 //! game's result and the search's score seen through the same sigmoid (`--lambda` is the
 //! result's weight), both from the side to move. The loss is the squared error, minimised
 //! with Adam over shuffled mini-batches, the batch split over `--threads`. Whole games (every
-//! twentieth) are held out, and the training and held-out losses are printed after every
-//! epoch. The inputs are sparse (at most 32 of 768 per perspective), so a position costs a
+//! twentieth) are held out, the training and held-out losses are printed after every
+//! epoch, and the network written is that of the epoch with the lowest held-out loss. The inputs are sparse (at most 32 of 768 per perspective), so a position costs a
 //! few tens of thousands of multiply-adds forward and back.
 //!
 //! Quantisation (`quantise`) scales the hidden weights by `QA` and the output weights by `QB`
@@ -435,7 +435,9 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Trains a network on `train`, reporting the losses after every epoch through `report`.
+/// Trains a network on `train`, reporting the losses after every epoch through `report`;
+/// returns the network of the epoch with the lowest loss on `test` (the last epoch's when
+/// `test` is empty).
 fn train_network(
     train: &mut [Sample],
     test: &[Sample],
@@ -453,6 +455,8 @@ fn train_network(
     let mut rate = args.learning_rate;
     let mut state = splitmix64(args.seed ^ 0x7261_696e);
     let batch = args.batch.max(1);
+    // Early stopping: the network of the epoch with the lowest held-out loss is returned.
+    let mut best: Option<(f32, usize, FloatNetwork)> = None;
     for epoch in 1..=args.epochs {
         let epoch_started = Instant::now();
         // Fisher-Yates shuffle.
@@ -497,9 +501,20 @@ fn train_network(
             "epoch {epoch:>3}: train loss {train_loss:.6}, held-out loss {test_loss:.6}, rate {rate:.6}, {:.0} s",
             epoch_started.elapsed().as_secs_f64()
         ));
+        if best.as_ref().is_none_or(|(loss, _, _)| test_loss < *loss) || test.is_empty() {
+            best = Some((test_loss, epoch, network.clone()));
+        }
         rate *= args.decay;
     }
-    network
+    match best {
+        Some((loss, epoch, best)) => {
+            report(&format!(
+                "the network of epoch {epoch} is kept (lowest held-out loss, {loss:.6})"
+            ));
+            best
+        }
+        None => network,
+    }
 }
 
 #[cfg(test)]
@@ -614,7 +629,12 @@ mod tests {
         let network = train_network(&mut train, &[], &args, &mut |l| lines.push(l.to_string()));
         let after = mean_loss(&network, &train, 1);
         assert!(after < before / 4.0, "loss {before} -> {after}");
-        assert_eq!(lines.len(), 30);
+        assert_eq!(lines.len(), 31);
+        assert!(
+            lines[30].starts_with("the network of epoch 30 is kept"),
+            "{}",
+            lines[30]
+        );
         // White with the queen is winning from both sides' point of view.
         let queen_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
         assert!(network.evaluate(&queen_up) > 100.0);
