@@ -23,6 +23,8 @@ use clap::Args;
 use shakmaty::{Color, Position as _};
 
 use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use crate::eval::params::WEIGHTS;
+use crate::eval::positional;
 use crate::position::Position;
 use crate::rng::splitmix64;
 use crate::tools::packed;
@@ -364,6 +366,7 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     let mut train = Vec::new();
     let mut test = Vec::new();
     let mut game = 0usize;
+    let mut positional_loss = 0f64;
     for path in &args.data {
         let data = match std::fs::read(path) {
             Ok(data) => data,
@@ -394,6 +397,12 @@ pub fn run(args: &TrainArgs) -> ExitCode {
             );
             // Every twentieth game is held out, whole.
             if game.is_multiple_of(20) {
+                // The hand-written evaluation on the same target: the bar the net must pass.
+                let board = record.position.board();
+                let turn = record.position.turn();
+                let positional = positional::evaluate(board, turn, &WEIGHTS);
+                let error = sigmoid(positional as f32 / SCALE as f32) - sample.target;
+                positional_loss += f64::from(error * error);
                 test.push(sample);
             } else {
                 if args.mirror && !record.position.chess().castles().any() {
@@ -419,6 +428,10 @@ pub fn run(args: &TrainArgs) -> ExitCode {
         args.lambda,
         args.batch,
         args.threads
+    );
+    eprintln!(
+        "train: held-out loss of the positional evaluation {:.6}",
+        positional_loss / test.len().max(1) as f64
     );
     let network = train_network(&mut train, &test, args, &mut |line| eprintln!("{line}"));
     let quantised = quantise(&network);
