@@ -328,3 +328,31 @@ fn command_line_mistakes_are_refused_by_clap() {
     let (status, _, _) = run_brudno(&["epd"]);
     assert!(!status.success());
 }
+
+#[test]
+fn an_eval_file_is_loaded_or_refused_with_the_reason() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    let missing = scratch("missing.nnue");
+    for (file, expected) in [
+        (net, "EvalFile: loaded"),
+        (missing.to_str().unwrap(), "the network in use stays"),
+    ] {
+        let (status, stdout, stderr) = run_brudno(&[
+            "epd",
+            MATES,
+            "--depth",
+            "6",
+            "--quiet",
+            "--only",
+            "mate1.smothered",
+            "--evaluation",
+            "NNUE",
+            "--eval-file",
+            file,
+        ]);
+        assert!(status.success(), "{stderr}");
+        let all = format!("{stdout}{stderr}");
+        assert!(all.contains(expected), "{file}: {all}");
+        assert!(stdout.contains("solved 1/1"), "{file}: {stdout}");
+    }
+}

@@ -64,6 +64,10 @@ pub struct EpdArgs {
     /// Evaluation: `Positional` (the default), `Material` or `NNUE`.
     #[arg(long, value_name = "NAME", default_value = "Positional")]
     pub evaluation: String,
+    /// The NNUE's network file, as the UCI option `EvalFile` takes it (default: the embedded
+    /// network); a file that cannot be read or checked is reported and the embedded one used.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 impl EpdArgs {
@@ -113,6 +117,9 @@ impl EpdArgs {
             ));
                 Evaluation::Positional
             });
+        if let Some(path) = &self.eval_file {
+            messages.push(crate::eval::nnue::load(path));
+        }
         let options = EngineOptions {
             hash_mib,
             threads,
