@@ -101,3 +101,64 @@ fn the_embedded_network_round_trips_and_evaluates_symmetrically() {
     .unwrap();
     assert_eq!(nnue::evaluate(&pos), nnue::evaluate(&mirror));
 }
+
+/// The README's pipeline end to end, small: datagen into a folder that does not exist yet,
+/// datadump, tune and train on what it wrote, and the trained network loads.
+#[test]
+fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
+    let dir = temp("pipeline");
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data").join("gen.bin");
+    let data = data.to_str().unwrap();
+    let (status, _, stderr) = common::run_brudno(&[
+        "datagen",
+        "--output",
+        data,
+        "--positions",
+        "300",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--quiet",
+    ]);
+    assert!(status.success(), "{stderr}");
+    let (status, stdout, stderr) = common::run_brudno(&["datadump", data, "--summary"]);
+    assert!(status.success(), "{stderr}");
+    assert!(stdout.contains("0 bad records"), "{stdout}");
+    let params = dir.join("params.rs");
+    let (status, _, stderr) = common::run_brudno(&[
+        "tune",
+        data,
+        "--output",
+        params.to_str().unwrap(),
+        "--epochs",
+        "5",
+        "--min-count",
+        "1",
+    ]);
+    assert!(status.success(), "{stderr}");
+    assert!(
+        std::fs::read_to_string(&params)
+            .unwrap()
+            .contains("pub const WEIGHTS")
+    );
+    let net = dir.join("net.nnue");
+    let (status, _, stderr) = common::run_brudno(&[
+        "train",
+        data,
+        "--output",
+        net.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--mirror",
+    ]);
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("is kept (lowest held-out loss"), "{stderr}");
+    // Parsed, not loaded: loading would change the network the other tests here search with.
+    let bytes = std::fs::read(&net).unwrap();
+    assert!(Network::parse(&bytes).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -306,6 +306,14 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // The output's folder is made when missing (`data/` on a fresh checkout).
+    if let Some(parent) = args.output.parent()
+        && !parent.as_os_str().is_empty()
+        && let Err(error) = std::fs::create_dir_all(parent)
+    {
+        eprintln!("datagen: cannot make {}: {error}", parent.display());
+        return ExitCode::from(2);
+    }
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
