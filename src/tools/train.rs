@@ -8,7 +8,8 @@
 //! result's weight), both from the side to move. The loss is the squared error, minimised
 //! with Adam over shuffled mini-batches, the batch split over `--threads`. Whole games (every
 //! twentieth) are held out, the training and held-out losses are printed after every
-//! epoch, and the network written is that of the epoch with the lowest held-out loss. The inputs are sparse (at most 32 of 768 per perspective), so a position costs a
+//! epoch, and the network written is that of the epoch with the lowest held-out loss. The
+//! inputs are sparse (at most 32 of 768 per perspective), so a position costs a
 //! few tens of thousands of multiply-adds forward and back.
 //!
 //! Quantisation (`quantise`) scales the hidden weights by `QA` and the output weights by `QB`
