@@ -21,14 +21,12 @@ fn temp(name: &str) -> std::path::PathBuf {
 fn the_option_is_declared_and_the_network_searches() {
     let mut engine = Engine::start();
     let lines = engine.handshake();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("option name Evaluation type combo")
-                && l.contains("var NNUE")
-                && l.contains("var Positional")
-                && l.contains("var Material"))
-    );
+    assert!(lines.iter().any(
+        |l| l.starts_with("option name Evaluation type combo default NNUE")
+            && l.contains("var NNUE")
+            && l.contains("var Positional")
+            && l.contains("var Material")
+    ));
     assert!(
         lines
             .iter()
@@ -120,6 +118,8 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
         "300",
         "--seed",
         "3",
+        "--eval",
+        "positional",
         "--quiet",
     ]);
     assert!(status.success(), "{stderr}");
@@ -160,5 +160,40 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     // Parsed, not loaded: loading would change the network the other tests here search with.
     let bytes = std::fs::read(&net).unwrap();
     assert!(Network::parse(&bytes).is_ok());
+    // The next generation plays with the trained network, read from its file.
+    let next = dir.join("data").join("gen2.bin");
+    let (status, _, stderr) = common::run_brudno(&[
+        "datagen",
+        "--output",
+        next.to_str().unwrap(),
+        "--positions",
+        "50",
+        "--nodes",
+        "300",
+        "--eval",
+        "nnue",
+        "--eval-file",
+        net.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("EvalFile: loaded"), "{stderr}");
+    assert!(std::fs::metadata(&next).unwrap().len() >= 50 * 32);
+    // A network file that cannot be read stops datagen before any game.
+    let refused = dir.join("data").join("refused.bin");
+    let (status, _, stderr) = common::run_brudno(&[
+        "datagen",
+        "--output",
+        refused.to_str().unwrap(),
+        "--eval-file",
+        "/no/such/net.nnue",
+        "--quiet",
+    ]);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read '/no/such/net.nnue'"),
+        "{stderr}"
+    );
+    assert!(!refused.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,10 +1,10 @@
 //! Static evaluation in centipawns from the side to move's point of view.
 //!
 //! Three evaluations: `Material` (pawn 100, knight 300, bishop 300, rook 500, queen 900), the
-//! core engine's and the search lab's; `Positional` (the default: tapered piece-square
-//! tables, mobility, pawn structure, king safety; the code in `positional.rs`, the weights'
-//! type in `weights.rs`, their values in `params.rs`, and the search's incremental form of it
-//! in `incremental.rs` with `pawn_cache.rs`); and `Nnue`, the network in `nnue/`.
+//! core engine's and the search lab's; `Positional` (tapered piece-square tables, mobility,
+//! pawn structure, king safety; the code in `positional.rs`, the weights' type in
+//! `weights.rs`, their values in `params.rs`, and the search's incremental form of it in
+//! `incremental.rs` with `pawn_cache.rs`); and `Nnue` (the default), the network in `nnue/`.
 //! The last two pass through the endgame knowledge of `endgame.rs` (known wins against a bare
 //! king, recognised draws); `Material` does not.
 //! The evaluation never looks at legality, repetition or mate: the search owns those, and
@@ -27,10 +27,10 @@ use crate::position::Position;
 pub enum Evaluation {
     /// Material only: pawn 100, knight 300, bishop 300, rook 500, queen 900.
     Material,
-    /// Tapered positional evaluation (the engine's default).
-    #[default]
+    /// Tapered positional evaluation, with weights tuned on Brudno's games.
     Positional,
-    /// The neural network learnt from Brudno's games (`nnue`).
+    /// The neural network learnt from Brudno's games (`nnue`), the engine's default.
+    #[default]
     Nnue,
 }
 

@@ -132,7 +132,7 @@ impl Default for SearchConfig {
             iterative_deepening: true,
             quiescence: true,
             features: Features::ALL,
-            eval: Evaluation::Positional,
+            eval: Evaluation::Nnue,
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),

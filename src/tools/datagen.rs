@@ -3,17 +3,19 @@
 //! which prints such data as text.
 //!
 //! Each game starts from the start position (or a position of an EPD file) plus a number of
-//! uniformly random legal plies, all drawn from a generator seeded by the run's seed and the
-//! game's number, so that a seed names the same games on every machine and with any number
-//! of threads: games are written in their numbered order whatever thread played them. An
-//! opening whose quick search scores beyond `OPENING_LIMIT` for either side is drawn again. Moves come from the engine's own search (`search::Search`, one thread, a
-//! table cleared at each game) at a fixed node count or depth. A game ends by the rules or
-//! by adjudication, without tablebases: a win when the score stays beyond `WIN_SCORE` for
-//! the side ahead for `WIN_PLIES` plies, a draw when it stays within `DRAW_SCORE` for
-//! `DRAW_PLIES` plies after `DRAW_AFTER` plies, or at `MAX_PLIES`. Every position where the
-//! side to move is not in check, the chosen move is neither a capture nor a promotion and the
-//! score is not a mate is kept, with the score (White's view) and the result, in the packed
-//! format of `packed.rs`.
+//! uniformly random legal plies, all drawn from a generator seeded by the run's seed and
+//! the game's number, so that a seed names the same games on every machine and with any
+//! number of threads: games are written in their numbered order whatever thread played
+//! them. An opening whose quick search scores beyond `OPENING_LIMIT` for either side is
+//! drawn again. Moves come from the engine's own search (`search::Search`, one thread, a
+//! table cleared at each game, the evaluation of `--eval`: by default the engine's) at a
+//! fixed node count or depth. A game ends by the rules or by adjudication, without
+//! tablebases: a win when the score stays beyond `WIN_SCORE` for the side ahead for
+//! `WIN_PLIES` plies, a draw when it stays within `DRAW_SCORE` for `DRAW_PLIES` plies after
+//! `DRAW_AFTER` plies, or at `MAX_PLIES`. Every position where the side to move is not in
+//! check, the chosen move is neither a capture nor a promotion and the score is not a mate
+//! is kept, with the score (White's view) and the result, in the packed format of
+//! `packed.rs`.
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -27,6 +29,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::Color;
 
+use crate::eval::Evaluation;
 use crate::position::Position;
 use crate::rng::splitmix64;
 use crate::search::ordering::is_tactical;
@@ -85,6 +88,13 @@ pub struct DatagenArgs {
     /// Add to an existing file instead of refusing to overwrite it.
     #[arg(long)]
     pub append: bool,
+    /// The evaluation both sides play with (the engine's default: NNUE, the embedded network
+    /// or the one of `--eval-file`).
+    #[arg(long, value_enum, default_value_t = Evaluation::default())]
+    pub eval: Evaluation,
+    /// A network file for `--eval nnue` instead of the embedded network.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -120,6 +130,8 @@ pub struct MoveLimit {
     pub nodes: u64,
     /// Or a fixed depth.
     pub depth: Option<u32>,
+    /// The evaluation its search uses.
+    pub eval: Evaluation,
 }
 
 impl MoveLimit {
@@ -146,6 +158,7 @@ pub fn play_game(
     let tt = TranspositionTable::new(HASH_MIB);
     let config = SearchConfig {
         threads: 1,
+        eval: limit.eval,
         ..SearchConfig::default()
     };
     let search = |pos: &Position, history: &[u64], limits: &Limits| {
@@ -299,6 +312,15 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             positions
         }
     };
+    if let Some(path) = &args.eval_file {
+        match crate::eval::nnue::try_load(&path.to_string_lossy()) {
+            Ok(message) => eprintln!("datagen: {message}"),
+            Err(why) => {
+                eprintln!("datagen: {why}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if args.output.exists() && !args.append {
         eprintln!(
             "datagen: {} exists; give --append to add to it or choose another --output",
@@ -328,6 +350,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let limit = MoveLimit {
         nodes: args.nodes.max(1),
         depth: args.depth,
+        eval: args.eval,
     };
     let started = Instant::now();
     let report = Generation::new(args.positions, args.quiet);
@@ -517,6 +540,7 @@ mod tests {
         let limit = MoveLimit {
             nodes: 300,
             depth: None,
+            eval: Evaluation::Positional,
         };
         let openings = [Position::default()];
         let game = play_game(&openings, 6, limit, 7, 3);
@@ -538,6 +562,7 @@ mod tests {
         let limit = MoveLimit {
             nodes: 200,
             depth: None,
+            eval: Evaluation::Positional,
         };
         let openings = [Position::default()];
         let run = |threads| {

@@ -51,8 +51,9 @@ pub struct TrainArgs {
     /// The learning rate is multiplied by this after every epoch.
     #[arg(long, default_value_t = 0.92)]
     pub decay: f32,
-    /// Weight of the game's result in the target (the rest is the search's score).
-    #[arg(long, default_value_t = 0.4)]
+    /// Weight of the game's result in the target (the rest is the search's score). Above 0 the
+    /// network memorises the results of the training games (docs/datagen.md).
+    #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
     /// Threads sharing each batch.
     #[arg(long, default_value_t = 2)]

@@ -107,7 +107,7 @@ const DECLARATIONS: &[Declaration] = &[
     Declaration {
         name: "Evaluation",
         kind: Kind::Combo {
-            default: "Positional",
+            default: "NNUE",
             choices: &["NNUE", "Positional", "Material"],
         },
     },
@@ -218,7 +218,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            evaluation: Evaluation::Positional,
+            evaluation: Evaluation::Nnue,
             features: Features::ALL,
             hash_mib: 16,
             threads: 1,
@@ -369,8 +369,8 @@ impl Options {
                     })?;
                 self.evaluation = match *choice {
                     "Material" => Evaluation::Material,
-                    "NNUE" => Evaluation::Nnue,
-                    _ => Evaluation::Positional,
+                    "Positional" => Evaluation::Positional,
+                    _ => Evaluation::Nnue,
                 };
                 Effect::None
             }

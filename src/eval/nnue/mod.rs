@@ -64,25 +64,33 @@ pub fn set_active(network: Arc<Network>) {
 /// the embedded network). Returns the message for the user: what was loaded, or why not,
 /// in which case the network in use stays.
 pub fn load(path: &str) -> String {
+    try_load(path).unwrap_or_else(|why| why)
+}
+
+/// As `load`, with a refused file as the error.
+pub fn try_load(path: &str) -> Result<String, String> {
     if path.is_empty() || path == "<embedded>" {
         let network = embedded();
         let checksum = network.checksum();
         set_active(network);
-        return format!("EvalFile: using the embedded network (checksum {checksum:016x})");
+        return Ok(format!(
+            "EvalFile: using the embedded network (checksum {checksum:016x})"
+        ));
     }
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            return format!("EvalFile: cannot read '{path}': {error}; the network in use stays");
-        }
-    };
+    let bytes = std::fs::read(path).map_err(|error| {
+        format!("EvalFile: cannot read '{path}': {error}; the network in use stays")
+    })?;
     match Network::parse(&bytes) {
         Ok(network) => {
             let checksum = network.checksum();
             set_active(Arc::new(network));
-            format!("EvalFile: loaded '{path}' (checksum {checksum:016x})")
+            Ok(format!(
+                "EvalFile: loaded '{path}' (checksum {checksum:016x})"
+            ))
         }
-        Err(why) => format!("EvalFile: '{path}' refused: {why}; the network in use stays"),
+        Err(why) => Err(format!(
+            "EvalFile: '{path}' refused: {why}; the network in use stays"
+        )),
     }
 }
 

@@ -61,8 +61,8 @@ pub struct EpdArgs {
     /// Selective-search techniques, as the UCI option `Dev Features` takes them (e.g. `-lmr`).
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub features: String,
-    /// Evaluation: `Positional` (the default), `Material` or `NNUE`.
-    #[arg(long, value_name = "NAME", default_value = "Positional")]
+    /// Evaluation: `NNUE` (the default), `Positional` or `Material`.
+    #[arg(long, value_name = "NAME", default_value = "NNUE")]
     pub evaluation: String,
     /// The NNUE's network file, as the UCI option `EvalFile` takes it (default: the embedded
     /// network); a file that cannot be read or checked is reported and the embedded one used.
@@ -115,7 +115,7 @@ impl EpdArgs {
                 messages.push(format!(
                 "option Evaluation: '{text}' is not one of NNUE, Positional, Material, unchanged"
             ));
-                Evaluation::Positional
+                Evaluation::default()
             });
         if let Some(path) = &self.eval_file {
             messages.push(crate::eval::nnue::load(path));
