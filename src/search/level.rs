@@ -8,13 +8,14 @@
 //! range a move up to a pawn worse than the best can be chosen, never one worse than that;
 //! at the top of the range the best move is always played.
 //! The constants were calibrated against Stockfish 15.1's `UCI_Elo` ladder at 10+0.1
-//! (docs/levels.md).
+//! (docs/levels.md), with the positional evaluation, which a level therefore always plays
+//! with (`EVALUATION`): the NNUE sees more in the same nodes and would lift every level.
 
 use shakmaty::Move;
 
 use super::Report;
 use super::score::is_decisive;
-use crate::eval::Value;
+use crate::eval::{Evaluation, Value};
 use crate::rng::splitmix64;
 
 /// The lowest `UCI_Elo` offered (the bottom of the calibrated range).
@@ -32,6 +33,9 @@ const NODES: [(u32, u64); 5] = [
     (2000, 120_000),
     (MAX_ELO, 250_000),
 ];
+
+/// The evaluation the levels were calibrated with, used whatever `Evaluation` says.
+pub const EVALUATION: Evaluation = Evaluation::Positional;
 
 /// The random push at `MIN_ELO`, in centipawns.
 const MAX_NOISE: Value = 100;

@@ -439,7 +439,10 @@ impl Engine {
         };
         let config = SearchConfig {
             features: self.options.features,
-            eval: self.options.evaluation,
+            eval: match level {
+                Some(_) => level::EVALUATION,
+                None => self.options.evaluation,
+            },
             threads: self.options.threads,
             multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
