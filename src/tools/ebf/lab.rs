@@ -79,13 +79,13 @@ impl LabConfig {
                 "MVV-LVA + iterative deepening + hash move first (no table cut-offs)"
             }
             LabConfig::Full => {
-                "the engine as it plays: SearchConfig::default(), positional evaluation, selective search, table cut-offs"
+                "the engine as it plays: SearchConfig::default(), its default evaluation, selective search, table cut-offs"
             }
         }
     }
 
     /// Whether this configuration must return exactly the minimax value. Only `full` may
-    /// differ: it evaluates positionally, prunes selectively (null move, reductions,
+    /// differ: it uses the engine's evaluation, prunes selectively (null move, reductions,
     /// futility), and a table cut-off returns a value stored by another path.
     pub fn is_exact(self) -> bool {
         self != LabConfig::Full
