@@ -102,3 +102,39 @@ fn wdl_is_shown_when_asked_for() {
         assert!(at < words.iter().position(|&w| w == "pv").unwrap_or(usize::MAX));
     }
 }
+
+/// The score and node count of the last main-line info of a `go nodes 20000` search from a
+/// fresh game, with `Evaluation` set to `evaluation`.
+fn score_and_nodes(engine: &mut Engine, evaluation: &str) -> (String, u64) {
+    engine.send(&format!("setoption name Evaluation value {evaluation}"));
+    engine.send("ucinewgame");
+    engine.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
+    engine.send("go nodes 20000");
+    let (lines, _) = engine.search_lines(LONG);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" nodes ") && l.contains(" score ") && !l.contains(" multipv 2 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").unwrap();
+    (
+        format!("{} {}", words[at + 1], words[at + 2]),
+        nodes_of(last),
+    )
+}
+
+/// The levels were calibrated with the positional evaluation and play with it whatever
+/// `Evaluation` says; at full strength the option decides.
+#[test]
+fn a_level_plays_with_the_positional_evaluation() {
+    let mut engine = Engine::start();
+    let full_nnue = score_and_nodes(&mut engine, "NNUE");
+    let full_positional = score_and_nodes(&mut engine, "Positional");
+    assert_ne!(full_nnue, full_positional);
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 2100");
+    let level_nnue = score_and_nodes(&mut engine, "NNUE");
+    let level_positional = score_and_nodes(&mut engine, "Positional");
+    assert_eq!(level_nnue, level_positional);
+}

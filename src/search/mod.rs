@@ -132,7 +132,7 @@ impl Default for SearchConfig {
             iterative_deepening: true,
             quiescence: true,
             features: Features::ALL,
-            eval: Evaluation::Nnue,
+            eval: Evaluation::default(),
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),

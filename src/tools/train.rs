@@ -3,14 +3,14 @@
 //!
 //! The network trained here is the one the engine runs, in floating point: 768 inputs per
 //! perspective, one hidden layer of `HIDDEN` shared by both perspectives, SCReLU
-//! (`clamp(x, 0, 1)^2`), one output; `sigmoid(output)` predicts the target, a blend of the
-//! game's result and the search's score seen through the same sigmoid (`--lambda` is the
-//! result's weight), both from the side to move. The loss is the squared error, minimised
-//! with Adam over shuffled mini-batches, the batch split over `--threads`. Whole games (every
-//! twentieth) are held out, the training and held-out losses are printed after every
-//! epoch, and the network written is that of the epoch with the lowest held-out loss. The
-//! inputs are sparse (at most 32 of 768 per perspective), so a position costs a
-//! few tens of thousands of multiply-adds forward and back.
+//! (`clamp(x, 0, 1)^2`), one output; `sigmoid(output)` predicts the target, the search's
+//! score seen through the same sigmoid, blended with the game's result when `--lambda` (the
+//! result's weight, default 0) is above 0, both from the side to move. The loss is the
+//! squared error, minimised with Adam over shuffled mini-batches, the batch split over
+//! `--threads`. Whole games (every twentieth) are held out, the training and held-out
+//! losses are printed after every epoch, and the network written is that of the epoch with
+//! the lowest held-out loss. The inputs are sparse (at most 32 of 768 per perspective), so
+//! a position costs a few tens of thousands of multiply-adds forward and back.
 //!
 //! Quantisation (`quantise`) scales the hidden weights by `QA` and the output weights by `QB`
 //! as `nnue::network` expects; the float evaluation here is the reference the quantised one

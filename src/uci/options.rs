@@ -218,7 +218,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            evaluation: Evaluation::Nnue,
+            evaluation: Evaluation::default(),
             features: Features::ALL,
             hash_mib: 16,
             threads: 1,
