@@ -10,7 +10,7 @@
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
-use super::{HIDDEN, Network, feature};
+use super::{HIDDEN, Network, feature, simd};
 use crate::eval::Value;
 use crate::position::Position;
 
@@ -45,20 +45,25 @@ impl Accumulator {
     #[inline]
     pub fn update_from(&mut self, parent: &Accumulator, delta: &Delta, network: &Network) {
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let out = &mut self.values[side];
-            out.copy_from_slice(&parent.values[side]);
-            for &(piece, square) in &delta.added[..delta.added_count as usize] {
-                let row = &network.w1[feature(perspective, piece, square)];
-                for (v, w) in out.iter_mut().zip(row) {
-                    *v = v.wrapping_add(*w);
-                }
+            let row = |&(piece, square): &(Piece, Square)| {
+                &network.w1[feature(perspective, piece, square)]
+            };
+            let mut add = [&network.b1; 2];
+            let mut sub = [&network.b1; 2];
+            let added = delta.added_count as usize;
+            let removed = delta.removed_count as usize;
+            for (slot, change) in add.iter_mut().zip(&delta.added[..added]) {
+                *slot = row(change);
             }
-            for &(piece, square) in &delta.removed[..delta.removed_count as usize] {
-                let row = &network.w1[feature(perspective, piece, square)];
-                for (v, w) in out.iter_mut().zip(row) {
-                    *v = v.wrapping_sub(*w);
-                }
+            for (slot, change) in sub.iter_mut().zip(&delta.removed[..removed]) {
+                *slot = row(change);
             }
+            simd::update(
+                &mut self.values[side],
+                &parent.values[side],
+                &add[..added],
+                &sub[..removed],
+            );
         }
     }
 }

@@ -15,6 +15,7 @@
 
 pub mod accumulator;
 pub mod network;
+pub mod simd;
 
 use std::sync::{Arc, LazyLock, RwLock};
 

@@ -20,7 +20,7 @@
 
 use shakmaty::Color;
 
-use super::{Accumulator, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{Accumulator, HIDDEN, INPUTS, QA, QB, SCALE, simd};
 use crate::eval::Value;
 
 /// The magic bytes at the start of a network file.
@@ -188,21 +188,11 @@ impl Network {
             Color::White => (&accumulator.values[0], &accumulator.values[1]),
             Color::Black => (&accumulator.values[1], &accumulator.values[0]),
         };
-        let sum = screlu_dot(us, &self.w2[0]) + screlu_dot(them, &self.w2[1]);
+        let sum = simd::screlu_dot(us, &self.w2[0], QA as i16)
+            + simd::screlu_dot(them, &self.w2[1], QA as i16);
         let out = (sum / QA + self.b2) as i64 * i64::from(SCALE) / i64::from(QA * QB);
         out.clamp(-20_000, 20_000) as Value
     }
-}
-
-/// `sum(clamp(a, 0, QA)^2 * w)` over the hidden neurons.
-#[inline]
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&v, &w) in values.iter().zip(weights) {
-        let a = v.clamp(0, QA as i16);
-        sum += i32::from(a.wrapping_mul(w)) * i32::from(a);
-    }
-    sum
 }
 
 #[cfg(test)]
