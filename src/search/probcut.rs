@@ -5,7 +5,7 @@
 //! Called from step 8b of `negamax` (alphabeta.rs) when the `probcut` switch is on.
 
 use super::heuristics;
-use super::observer::Observer;
+use super::observer::{Observer, Technique};
 use super::ordering::{self, ScoredMoves};
 use super::params;
 use super::score;
@@ -66,6 +66,14 @@ impl<O: Observer> Worker<'_, O> {
             }
             if value >= probcut_beta {
                 self.stats.cutoffs += 1;
+                self.observer.technique(
+                    ply,
+                    Technique::ProbCut {
+                        mv,
+                        value,
+                        bound: probcut_beta,
+                    },
+                );
                 if self.search.config.hash_move {
                     self.search.tt.store(
                         pos.key(),

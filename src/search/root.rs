@@ -7,7 +7,7 @@ use shakmaty::Move;
 
 use super::abdada::{self, Claim};
 use super::heuristics;
-use super::observer::Observer;
+use super::observer::{Observer, Technique};
 use super::params;
 use super::score::{self, INFINITY};
 use super::tt::{self, Bound, TtEntry};
@@ -48,6 +48,16 @@ impl<O: Observer> Worker<'_, O> {
                     Bound::Exact
                 };
                 return (score, bound);
+            }
+            if score <= alpha || score >= beta {
+                self.observer.technique(
+                    0,
+                    Technique::AspirationFailed {
+                        alpha,
+                        beta,
+                        value: score,
+                    },
+                );
             }
             if score <= alpha {
                 // Fail low: widen downwards, pull beta in.
@@ -155,6 +165,7 @@ impl<O: Observer> Worker<'_, O> {
             } else {
                 let mut score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, true);
                 if score > alpha && score < beta && !self.aborted {
+                    self.observer.technique(0, Technique::PvsResearch { mv });
                     self.shared.searching.unmark(mark.take());
                     score = -self.negamax(&child, new_depth, -beta, -alpha, 1, false);
                 }
