@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
-use super::heuristics;
+use super::history;
 use super::observer::{LeafKind, Observer, Technique};
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
@@ -447,7 +447,7 @@ impl<O: Observer> Worker<'_, O> {
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
-            let moved = heuristics::piece_to(pos.turn(), mv);
+            let moved = history::piece_to(pos.turn(), mv);
 
             // Late move pruning: near the leaves, quiet moves this late rarely matter.
             if features.late_move_pruning
@@ -669,34 +669,5 @@ impl<O: Observer> Worker<'_, O> {
             self.update_correction(pos, depth, static_eval, best);
         }
         best
-    }
-
-    /// Probes the tablebases at a node reached by a capture or a pawn move: with at most
-    /// `tb_pieces` pieces, no castling rights, and (at exactly the piece limit) a remaining
-    /// depth of at least `SyzygyProbeDepth`. Returns the tablebase score at `ply` and what it
-    /// bounds. With `Syzygy50MoveRule`, a win the 50-move rule spoils (and a loss it saves)
-    /// scores as a draw, nudged by 2 centipawns.
-    #[cold]
-    fn probe_tablebase(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-    ) -> Option<(Value, Bound)> {
-        let syzygy = self.search.config.syzygy.as_ref()?;
-        let pieces = pos.board().occupied().count();
-        if pieces > self.tb_pieces || (pieces == self.tb_pieces && depth < syzygy.probe_depth) {
-            return None;
-        }
-        let wdl = syzygy.tables.probe_wdl(pos.chess())? as i32;
-        self.stats.tb_hits += 1;
-        let draw = i32::from(syzygy.rule50);
-        Some(if wdl < -draw {
-            (score::tb_loss_in(ply), Bound::Upper)
-        } else if wdl > draw {
-            (score::tb_win_in(ply), Bound::Lower)
-        } else {
-            (DRAW + 2 * wdl * draw, Bound::Exact)
-        })
     }
 }

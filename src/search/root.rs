@@ -6,7 +6,7 @@
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
-use super::heuristics;
+use super::history;
 use super::observer::{Observer, Technique};
 use super::params;
 use super::score::{self, INFINITY};
@@ -157,7 +157,7 @@ impl<O: Observer> Worker<'_, O> {
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());
             self.plies[0].current = tt::pack_move(mv);
-            self.plies[0].moved = heuristics::piece_to(root.turn(), mv);
+            self.plies[0].moved = history::piece_to(root.turn(), mv);
             let score = if !config.pruning {
                 -self.negamax(&child, new_depth, -INFINITY, INFINITY, 1, false)
             } else if index == pv_index || !self.features.pvs {
