@@ -57,6 +57,10 @@ enum Tool {
     Trace(tools::trace::TraceArgs),
     /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
     Perft(tools::perft::PerftArgs),
+    /// Print every search number (search/params.rs) in OpenBench's SPSA input format:
+    /// `name, int, value, min, max, c_end, r_end`; a `--features tune` build takes each as a
+    /// UCI spin option of the same name.
+    Tunables,
 }
 
 fn main() -> ExitCode {
@@ -106,6 +110,10 @@ fn main() -> ExitCode {
         }
         Some(Tool::Trace(args)) => {
             ExitCode::from(tools::trace::run(&args, &mut |line| print_line(line)))
+        }
+        Some(Tool::Tunables) => {
+            print!("{}", brudno::search::params::openbench_input());
+            ExitCode::SUCCESS
         }
         Some(Tool::Perft(args)) => {
             let passed = tools::perft::run(&args, &mut print_line, &mut |line| {

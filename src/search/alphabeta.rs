@@ -220,15 +220,15 @@ impl<O: Observer> Worker<'_, O> {
             && excluded == 0
             && !pv_node
             && !in_check
-            && depth <= params::RFP_MAX_DEPTH
+            && depth <= params::rfp_max_depth()
             && !score::is_decisive(beta)
-            && static_eval - params::RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && static_eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
             self.observer.technique(
                 ply,
                 Technique::ReverseFutility {
                     eval: static_eval,
-                    margin: params::RFP_MARGIN * (depth - i32::from(improving)),
+                    margin: params::rfp_margin() * (depth - i32::from(improving)),
                 },
             );
             return static_eval;
@@ -240,15 +240,15 @@ impl<O: Observer> Worker<'_, O> {
             && excluded == 0
             && !pv_node
             && !in_check
-            && depth >= params::NMP_MIN_DEPTH
+            && depth >= params::nmp_min_depth()
             && static_eval >= beta
             && self.plies[ply - 1].current != NULL_MOVE
             && pos.has_non_pawn_material()
             && let Some(null) = pos.play_null()
         {
-            let reduction = params::NMP_BASE_REDUCTION
-                + depth / params::NMP_DEPTH_DIVISOR
-                + ((static_eval - beta) / params::NMP_EVAL_DIVISOR).min(3);
+            let reduction = params::nmp_base_reduction()
+                + depth / params::nmp_depth_divisor()
+                + ((static_eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
             self.plies[ply].current = NULL_MOVE;
             self.plies[ply].moved = 0;
             self.made_null_move(ply + 1);
@@ -294,13 +294,13 @@ impl<O: Observer> Worker<'_, O> {
             && excluded == 0
             && !pv_node
             && !in_check
-            && depth >= params::PROBCUT_MIN_DEPTH
+            && depth >= params::probcut_min_depth()
             && !score::is_decisive(beta)
         {
-            let probcut_beta =
-                beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * Value::from(improving);
+            let probcut_beta = beta + params::probcut_margin()
+                - params::probcut_improving() * Value::from(improving);
             let refuted_by_table = tt_entry.is_some_and(|entry| {
-                entry.depth > depth - params::PROBCUT_REDUCTION
+                entry.depth > depth - params::probcut_reduction()
                     && score::from_tt(entry.score, ply) < probcut_beta
                     && entry.bound != Bound::Lower
             });
@@ -324,7 +324,10 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 9. Internal iterative reduction: without a hash move this node was never
         // searched before; search it a little shallower.
-        if features.iir && hash_move == 0 && depth >= params::IIR_MIN_DEPTH && (pv_node || cut_node)
+        if features.iir
+            && hash_move == 0
+            && depth >= params::iir_min_depth()
+            && (pv_node || cut_node)
         {
             depth -= 1;
             self.observer.technique(ply, Technique::InternalReduction);
@@ -349,15 +352,15 @@ impl<O: Observer> Worker<'_, O> {
         if features.singular
             && excluded == 0
             && ply > 0
-            && depth >= params::SE_MIN_DEPTH
+            && depth >= params::se_min_depth()
             && staged_hash.is_some()
             && let Some(entry) = tt_entry
-            && entry.depth >= depth - params::SE_TT_DEPTH_MARGIN
+            && entry.depth >= depth - params::se_tt_depth_margin()
             && entry.bound != Bound::Upper
         {
             let tt_score = score::from_tt(entry.score, ply);
             if !score::is_decisive(tt_score) {
-                let singular_beta = tt_score - params::SE_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_score - params::se_margin_per_depth() * depth;
                 self.plies[ply].excluded = hash_move;
                 let value = self.negamax(
                     pos,
@@ -455,7 +458,7 @@ impl<O: Observer> Worker<'_, O> {
                 && !pv_node
                 && !in_check
                 && is_quiet
-                && depth <= params::LMP_MAX_DEPTH
+                && depth <= params::lmp_max_depth()
                 && best > -score::TB_WIN_BOUND
                 && quiets_tried.len() >= params::lmp_threshold(depth, improving)
             {
@@ -476,10 +479,9 @@ impl<O: Observer> Worker<'_, O> {
                 && !in_check
                 && is_quiet
                 && searched > 0
-                && depth <= params::HISTORY_PRUNE_MAX_DEPTH
                 && best > -score::TB_WIN_BOUND
                 && self.quiet_history(pos.turn(), mv, packed, ply)
-                    < -params::HISTORY_PRUNE_PER_DEPTH * depth
+                    < -params::history_prune_per_depth() * depth
             {
                 self.observer
                     .technique(ply, Technique::HistoryPruning { mv });
@@ -499,16 +501,17 @@ impl<O: Observer> Worker<'_, O> {
                 && is_quiet
                 && !gives_check
                 && searched > 0
-                && depth <= params::FUTILITY_MAX_DEPTH
+                && depth <= params::futility_max_depth()
                 && !score::is_decisive(alpha)
-                && static_eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
+                && static_eval + params::futility_base() + params::futility_per_depth() * depth
+                    <= alpha
             {
                 self.observer.technique(
                     ply,
                     Technique::Futility {
                         mv,
                         eval: static_eval,
-                        margin: params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth,
+                        margin: params::futility_base() + params::futility_per_depth() * depth,
                     },
                 );
                 continue;
@@ -551,7 +554,7 @@ impl<O: Observer> Worker<'_, O> {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false)
             } else {
                 let reduction = if features.lmr
-                    && depth >= params::LMR_MIN_DEPTH
+                    && depth >= params::lmr_min_depth()
                     && is_quiet
                     && !gives_check
                     && !in_check

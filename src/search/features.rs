@@ -4,173 +4,92 @@
 //! `Features::ALL` is the engine as it plays (every technique but those that have not yet
 //! gained in games: `caphist`, `corrhist` and `histprune`, which `+name` turns on);
 //! `Features::NONE` is plain alpha-beta. The UCI option `Dev Features` takes a list such as
-//! `-nmp,-lmr` (all but those) or `none,+pvs`.
+//! `-nmp,-lmr` (all but those) or `none,+pvs`. Every switch is declared once, in the
+//! `features!` list: field, short name, default and what it measured.
 
-/// Which selective-search techniques are on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Principal variation search: null windows after the first move, re-search on fail high.
-    pub pvs: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Null-move pruning (not in check, not without pieces).
-    pub null_move: bool,
-    /// Late move reductions for quiet moves searched late.
-    pub lmr: bool,
-    /// Two killer moves per ply.
-    pub killers: bool,
-    /// History heuristic for quiet moves.
-    pub history: bool,
-    /// The refutation of the opponent's last move, tried after the killers.
-    pub countermove: bool,
-    /// Extend moves that give check by one ply.
-    pub check_extension: bool,
-    /// Static exchange evaluation: losing captures after quiet moves, skipped in quiescence.
-    pub see: bool,
-    /// Reverse futility pruning (static eval far above beta near the leaves).
-    pub reverse_futility: bool,
-    /// Futility pruning of quiet moves and delta pruning of captures in quiescence.
-    pub futility: bool,
-    /// Late move pruning: skip late quiet moves near the leaves.
-    pub late_move_pruning: bool,
-    /// Mate-distance pruning.
-    pub mate_distance: bool,
-    /// Internal iterative reduction when there is no hash move.
-    pub iir: bool,
-    /// Lazy evaluation in quiescence: stand pat on material alone when it is far above beta.
-    pub lazy_eval: bool,
-    /// Continuation history: quiet moves scored by the moves one and two plies before them,
-    /// in ordering and in late move reductions.
-    pub continuation_history: bool,
-    /// Capture history: captures of the same victim class ordered by past cut-offs.
-    pub capture_history: bool,
-    /// Correction history: the static evaluation corrected by what searches of positions with
-    /// the same pawn structure found.
-    pub correction_history: bool,
-    /// Singular extensions: the hash move is extended when a reduced search without it fails
-    /// low, with multi-cut and negative extensions when the alternatives hold too.
-    pub singular: bool,
-    /// Time management that stretches or cuts the planned time by the best move's stability,
-    /// a falling score and the share of nodes the best move took.
-    pub time_management: bool,
-    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
-    pub probcut: bool,
-    /// History pruning: near the leaves, skip quiet moves whose history is very bad.
-    pub history_pruning: bool,
+/// Declares the switches from one list: the `Features` struct, its `ALL` and `NONE`, and the
+/// short names of the option string, which can therefore never disagree.
+macro_rules! features {
+    ($( $(#[doc = $doc:expr])* $field:ident = $name:literal, $on:expr; )*) => {
+        /// Which selective-search techniques are on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Features {
+            $( $(#[doc = $doc])* pub $field: bool, )*
+        }
+
+        /// Short names for the option string, in field order.
+        const NAMES: &[&str] = &[$( $name, )*];
+
+        impl Features {
+            /// The engine as it plays: every technique on except those that have not yet
+            /// won their place in games (capture and correction histories, history pruning).
+            pub const ALL: Features = Features { $( $field: $on, )* };
+
+            /// Every technique off: plain alpha-beta.
+            pub const NONE: Features = Features { $( $field: false, )* };
+
+            fn flags_mut(&mut self) -> [&mut bool; NAMES.len()] {
+                [$( &mut self.$field, )*]
+            }
+        }
+    };
 }
 
-/// Short names for the option string, in field order.
-const NAMES: [&str; 22] = [
-    "pvs",
-    "asp",
-    "nmp",
-    "lmr",
-    "killers",
-    "history",
-    "cm",
-    "checkext",
-    "see",
-    "rfp",
-    "fp",
-    "lmp",
-    "mdp",
-    "iir",
-    "lazy",
-    "conthist",
-    "caphist",
-    "corrhist",
-    "se",
-    "tm",
-    "probcut",
-    "histprune",
-];
+features! {
+    /// Principal variation search: null windows after the first move, re-search on fail high.
+    pvs = "pvs", true;
+    /// Aspiration windows around the previous iteration's score.
+    aspiration = "asp", true;
+    /// Null-move pruning (not in check, not without pieces).
+    null_move = "nmp", true;
+    /// Late move reductions for quiet moves searched late.
+    lmr = "lmr", true;
+    /// Two killer moves per ply.
+    killers = "killers", true;
+    /// History heuristic for quiet moves.
+    history = "history", true;
+    /// The refutation of the opponent's last move, tried after the killers.
+    countermove = "cm", true;
+    /// Extend moves that give check by one ply.
+    check_extension = "checkext", true;
+    /// Static exchange evaluation: losing captures after quiet moves, skipped in quiescence.
+    see = "see", true;
+    /// Reverse futility pruning (static eval far above beta near the leaves).
+    reverse_futility = "rfp", true;
+    /// Futility pruning of quiet moves and delta pruning of captures in quiescence.
+    futility = "fp", true;
+    /// Late move pruning: skip late quiet moves near the leaves.
+    late_move_pruning = "lmp", true;
+    /// Mate-distance pruning.
+    mate_distance = "mdp", true;
+    /// Internal iterative reduction when there is no hash move.
+    iir = "iir", true;
+    /// Lazy evaluation in quiescence: stand pat on material alone when it is far above beta.
+    lazy_eval = "lazy", true;
+    /// Continuation history: quiet moves scored by the moves one and two plies before them,
+    /// in ordering and in late move reductions.
+    continuation_history = "conthist", true;
+    /// Capture history: captures of the same victim class ordered by past cut-offs.
+    /// Measured -7 [-35, +21] at 20,000 nodes a move (400 games): off until it gains.
+    capture_history = "caphist", false;
+    /// Correction history: the static evaluation corrected by what searches of positions with
+    /// the same pawn structure found. Measured -16 [-45, +12] at 20,000 nodes a move (400
+    /// games): off until it gains.
+    correction_history = "corrhist", false;
+    /// Singular extensions: the hash move is extended when a reduced search without it fails
+    /// low, with multi-cut and negative extensions when the alternatives hold too.
+    singular = "se", true;
+    /// Time management that stretches or cuts the planned time by the best move's stability,
+    /// a falling score and the share of nodes the best move took.
+    time_management = "tm", true;
+    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
+    probcut = "probcut", true;
+    /// History pruning: near the leaves, skip quiet moves whose history is very bad.
+    /// Measured +6 [-23, +35] at 20,000 nodes a move (400 games): off until it gains.
+    history_pruning = "histprune", false;
+}
 
 impl Features {
-    /// The engine as it plays: every technique on except those that have not yet won their
-    /// place in games (capture and correction histories, history pruning).
-    pub const ALL: Features = Features {
-        pvs: true,
-        aspiration: true,
-        null_move: true,
-        lmr: true,
-        killers: true,
-        history: true,
-        countermove: true,
-        check_extension: true,
-        see: true,
-        reverse_futility: true,
-        futility: true,
-        late_move_pruning: true,
-        mate_distance: true,
-        iir: true,
-        lazy_eval: true,
-        continuation_history: true,
-        // Measured -7 [-35, +21] at 20,000 nodes a move (400 games): off until it gains;
-        // `+caphist` turns it on.
-        capture_history: false,
-        // Measured -16 [-45, +12] at 20,000 nodes a move (400 games): off until it gains;
-        // `+corrhist` turns it on.
-        correction_history: false,
-        singular: true,
-        time_management: true,
-        probcut: true,
-        // Measured +6 [-23, +35] at 20,000 nodes a move (400 games): off until it gains.
-        history_pruning: false,
-    };
-
-    /// Every technique off: plain alpha-beta.
-    pub const NONE: Features = Features {
-        pvs: false,
-        aspiration: false,
-        null_move: false,
-        lmr: false,
-        killers: false,
-        history: false,
-        countermove: false,
-        check_extension: false,
-        see: false,
-        reverse_futility: false,
-        futility: false,
-        late_move_pruning: false,
-        mate_distance: false,
-        iir: false,
-        lazy_eval: false,
-        continuation_history: false,
-        capture_history: false,
-        correction_history: false,
-        singular: false,
-        time_management: false,
-        probcut: false,
-        history_pruning: false,
-    };
-
-    fn flags_mut(&mut self) -> [&mut bool; NAMES.len()] {
-        [
-            &mut self.pvs,
-            &mut self.aspiration,
-            &mut self.null_move,
-            &mut self.lmr,
-            &mut self.killers,
-            &mut self.history,
-            &mut self.countermove,
-            &mut self.check_extension,
-            &mut self.see,
-            &mut self.reverse_futility,
-            &mut self.futility,
-            &mut self.late_move_pruning,
-            &mut self.mate_distance,
-            &mut self.iir,
-            &mut self.lazy_eval,
-            &mut self.continuation_history,
-            &mut self.capture_history,
-            &mut self.correction_history,
-            &mut self.singular,
-            &mut self.time_management,
-            &mut self.probcut,
-            &mut self.history_pruning,
-        ]
-    }
-
     /// Parses a comma-separated list: `all`, `none`, `-name` (off), `+name` or `name` (on),
     /// applied left to right starting from all. Unknown names are an error naming them.
     pub fn parse(text: &str) -> Result<Features, String> {

@@ -136,21 +136,21 @@ impl<O: Observer> Worker<'_, O> {
         let mut reduction =
             i32::from(self.reductions[(depth as usize).min(MAX_PLY)][searched.min(63)]);
         if pv_node {
-            reduction -= 1;
+            reduction -= params::lmr_pv_node();
         }
         if !improving {
-            reduction += 1;
+            reduction += params::lmr_not_improving();
         }
         if cut_node {
-            reduction += 1;
+            reduction += params::lmr_cut_node();
         }
         if self.plies[ply].killers.contains(&packed) {
-            reduction -= 1;
+            reduction -= params::lmr_killer();
         }
         let (butterfly, continuation) =
             self.quiet_histories(side, mv, packed, self.continuation_rows(ply));
         let history = butterfly + continuation / 2;
-        reduction - history / params::LMR_HISTORY_DIVISOR
+        reduction - history / params::lmr_history_divisor()
     }
 
     /// The continuation-history rows of the moves one and two plies before the node at `ply`

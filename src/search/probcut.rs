@@ -38,7 +38,7 @@ impl<O: Observer> Worker<'_, O> {
             moves.push(ordering::ScoredMove { mv, score });
         }
         let mut child = pos.clone();
-        let probe_depth = depth - params::PROBCUT_REDUCTION;
+        let probe_depth = depth - params::probcut_reduction();
         for index in 0..moves.len() {
             let mv = ordering::pick_next(&mut moves, index);
             if !see::see_ge(pos, mv, probcut_beta - static_eval) {

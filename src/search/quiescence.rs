@@ -35,7 +35,7 @@ impl<O: Observer> Worker<'_, O> {
             // knowledge, so that a drawn ending is not taken for its material).
             if features.lazy_eval && self.search.config.eval == Evaluation::Positional {
                 let material = eval::endgame::adjust(pos.board(), pos.turn(), eval::evaluate(pos));
-                if material - params::LAZY_EVAL_MARGIN >= beta {
+                if material - params::lazy_eval_margin() >= beta {
                     return material;
                 }
             }
@@ -70,7 +70,7 @@ impl<O: Observer> Worker<'_, O> {
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if features.futility
                     && mv.promotion().is_none()
-                    && stand_pat + mv.capture().map_or(0, piece_value) + params::DELTA_MARGIN
+                    && stand_pat + mv.capture().map_or(0, piece_value) + params::delta_margin()
                         <= alpha
                 {
                     continue;

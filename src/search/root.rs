@@ -29,14 +29,16 @@ impl<O: Observer> Worker<'_, O> {
             self.iteration_has_pv = false;
         }
         let Some(previous) = previous.filter(|p| {
-            self.features.aspiration && depth >= params::ASPIRATION_MIN_DEPTH && !score::is_mate(*p)
+            self.features.aspiration
+                && depth >= params::aspiration_min_depth()
+                && !score::is_mate(*p)
         }) else {
             return (
                 self.search_root(depth, pv_index, -INFINITY, INFINITY),
                 Bound::Exact,
             );
         };
-        let mut delta = params::ASPIRATION_WINDOW;
+        let mut delta = params::aspiration_window();
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
@@ -68,8 +70,8 @@ impl<O: Observer> Worker<'_, O> {
             } else {
                 return (score, Bound::Exact);
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta * params::aspiration_widening() / 100;
+            if delta > params::aspiration_max_delta() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

@@ -15,6 +15,7 @@
 use std::time::Duration;
 
 use super::Limits;
+use super::params;
 
 /// When to stop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,7 +94,9 @@ fn clock_deadlines(
     }
     let optimum = available / moves_to_go;
     let soft = optimum.min(ceiling / 4);
-    let hard = (optimum * 4).min(ceiling / 3).max(soft);
+    let hard = (optimum * params::tm_hard_factor() as u32)
+        .min(ceiling / 3)
+        .max(soft);
     (soft, hard)
 }
 
@@ -115,22 +118,27 @@ impl Scaling {
             self.best = Some(best);
             self.stable_iterations = 0;
         }
-        let stability = match self.stable_iterations {
-            0 => 1.4,
-            1 => 1.15,
-            2 => 1.0,
-            3 => 0.9,
-            _ => 0.8,
-        };
+        let hundredths = |value: i32| f64::from(value) / 100.0;
+        let stability = hundredths(match self.stable_iterations {
+            0 => params::tm_stability_0(),
+            1 => params::tm_stability_1(),
+            2 => params::tm_stability_2(),
+            3 => params::tm_stability_3(),
+            _ => params::tm_stability_4(),
+        });
         let drop = self.previous_score.map_or(0, |previous| previous - score);
         self.previous_score = Some(score);
-        let falling = 1.0 + f64::from(drop.clamp(0, 150)) / 250.0;
+        let falling = 1.0
+            + f64::from(drop.clamp(0, params::tm_falling_max()))
+                / f64::from(params::tm_falling_scale());
         let share = if nodes == 0 {
             0.5
         } else {
             best_nodes as f64 / nodes as f64
         };
-        let effort = ((1.5 - share) * 1.35).clamp(0.5, 2.0);
+        let effort = ((hundredths(params::tm_effort_base()) - share)
+            * hundredths(params::tm_effort_scale()))
+        .clamp(0.5, 2.0);
         (stability * falling * effort).clamp(0.35, 3.0)
     }
 }

@@ -5,8 +5,10 @@
 //! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
+#[cfg(not(feature = "tune"))]
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move};
@@ -138,20 +140,42 @@ impl Shared {
     }
 }
 
-/// Late move reductions by `[depth][move number]`, computed once for every search and thread.
+/// Late move reductions by `[depth][move number]`, from the tunables `lmr_base` and
+/// `lmr_divisor`.
+fn compute_reductions() -> Vec<[u8; 64]> {
+    let mut table = vec![[0u8; 64]; MAX_PLY + 1];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (number, cell) in row.iter_mut().enumerate().skip(1) {
+            *cell = params::lmr_table_entry(depth, number);
+        }
+    }
+    table
+}
+
+/// The late move reductions, computed once for every search and thread.
+#[cfg(not(feature = "tune"))]
 fn reduction_table() -> &'static [[u8; 64]] {
     static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = vec![[0u8; 64]; MAX_PLY + 1];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (number, cell) in row.iter_mut().enumerate().skip(1) {
-                let r = params::LMR_BASE
-                    + (depth as f64).ln() * (number as f64).ln() / params::LMR_DIVISOR;
-                *cell = r.max(0.0) as u8;
-            }
+    TABLE.get_or_init(compute_reductions)
+}
+
+/// The late move reductions, computed again after a tunable changed (a tuning build).
+#[cfg(feature = "tune")]
+fn reduction_table() -> &'static [[u8; 64]] {
+    /// The table and the `params::GENERATION` it was computed at.
+    type Built = Option<(u64, &'static [[u8; 64]])>;
+    static TABLE: Mutex<Built> = Mutex::new(None);
+    let generation = params::GENERATION.load(Ordering::Relaxed);
+    let mut table = TABLE.lock().unwrap_or_else(|p| p.into_inner());
+    match *table {
+        Some((built, cells)) if built == generation => cells,
+        _ => {
+            // A few kilobytes per `setoption` of a tuning run.
+            let cells: &'static [[u8; 64]] = Vec::leak(compute_reductions());
+            *table = Some((generation, cells));
+            cells
         }
-        table
-    })
+    }
 }
 
 /// The legal root moves the search may play: those of `searchmoves`, or all of them when it

@@ -273,8 +273,20 @@ pub struct Change {
 }
 
 impl Options {
-    /// The `option name ...` lines sent after `uci`.
+    /// The `option name ...` lines sent after `uci` (with `--features tune`, every search
+    /// number of `search/params.rs` too, as a spin).
     pub fn declarations() -> Vec<String> {
+        let tunables = if cfg!(feature = "tune") {
+            crate::search::params::TUNABLES
+        } else {
+            &[]
+        };
+        let tunable_lines = tunables.iter().map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        });
         DECLARATIONS
             .iter()
             .map(|d| match d.kind {
@@ -298,12 +310,27 @@ impl Options {
                     format!("option name {} type string default {default}", d.name)
                 }
             })
+            .chain(tunable_lines)
             .collect()
     }
 
     /// Applies `setoption name <name> value <value>`. An unknown name or an unreadable value
     /// is an error message and changes nothing.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+        #[cfg(feature = "tune")]
+        if let Some(tunable) = crate::search::params::TUNABLES
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name.trim()))
+        {
+            let mut messages = Vec::new();
+            let (min, max) = (i64::from(tunable.min), i64::from(tunable.max));
+            let value = parse_spin(tunable.name, value, min, max, &mut messages)?;
+            crate::search::params::set(tunable.name, value as i32);
+            return Ok(Change {
+                effect: Effect::None,
+                messages,
+            });
+        }
         let declaration = DECLARATIONS
             .iter()
             .find(|d| d.name.eq_ignore_ascii_case(name.trim()))

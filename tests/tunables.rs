@@ -1,0 +1,133 @@
+//! The search's numbers as a tuner sees them: `brudno tunables` prints every one of
+//! `search/params.rs` in OpenBench's SPSA format, and a `--features tune` build takes each as
+//! a UCI option that changes what the engine does (`cargo test --release --features tune
+//! --test tunables`, which `.ci/run` runs).
+
+mod common;
+
+use common::run_brudno;
+
+/// `brudno tunables`: one line per tunable, `name, int, value, min, max, c_end, r_end`, the
+/// value within its range, every name once, and the same table the library declares.
+#[test]
+fn tunables_print_the_openbench_spsa_input() {
+    let (status, out, _) = run_brudno(&["tunables"]);
+    assert!(status.success());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), brudno::search::params::TUNABLES.len());
+    let mut names = std::collections::BTreeSet::new();
+    for (line, tunable) in lines.iter().zip(brudno::search::params::TUNABLES) {
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(fields[0], tunable.name);
+        assert_eq!(fields[1], "int");
+        let number = |i: usize| fields[i].parse::<f64>().unwrap();
+        assert!(number(3) <= number(2) && number(2) <= number(4), "{line}");
+        assert!(number(5) > 0.0 && number(6) > 0.0, "{line}");
+        assert!(names.insert(fields[0]), "{} twice", fields[0]);
+    }
+    assert!(names.contains("lmr_base") && names.contains("tm_hard_factor"));
+}
+
+/// A tuning build: every tunable is a UCI spin option, and setting it to either end of its
+/// range changes what the engine does: the nodes of fixed-depth searches, or for the time
+/// numbers the deadlines and the time scaling.
+#[cfg(feature = "tune")]
+mod tuning_build {
+    use std::time::Duration;
+
+    use brudno::eval::Evaluation;
+    use brudno::position::Position;
+    use brudno::search::features::Features;
+    use brudno::search::histories::HistoryStore;
+    use brudno::search::params::{self, TUNABLES};
+    use brudno::search::time::{Scaling, deadlines};
+    use brudno::search::tt::TranspositionTable;
+    use brudno::search::{Limits, Search, SearchConfig, SearchControl};
+
+    const FENS: [&str; 4] = [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2r3k1/pp3ppp/4p3/3pP3/3P2Q1/2q5/P4PPP/5RK1 w - - 0 24",
+        "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 b - - 3 41",
+    ];
+
+    /// Nodes of depth-9 searches of `FENS`, one after the other as in a game, with every
+    /// technique on (the switches that are off by default too, so their numbers act), with
+    /// the NNUE and with the positional evaluation (lazy evaluation acts only there); then
+    /// what time management decides.
+    fn fingerprint() -> Vec<u64> {
+        let mut out = Vec::new();
+        // The histories carry over from search to search, as in a game.
+        let store = HistoryStore::default();
+        let features = Features::parse("all,+caphist,+corrhist,+histprune").unwrap();
+        for eval in [Evaluation::Nnue, Evaluation::Positional] {
+            for fen in FENS {
+                let position = Position::from_fen(fen, false).unwrap();
+                let limits = Limits::depth(9);
+                let config = SearchConfig {
+                    features,
+                    eval,
+                    ..SearchConfig::default()
+                };
+                let tt = TranspositionTable::new(8);
+                let control = SearchControl::default();
+                control.begin(false);
+                let search = Search {
+                    position: &position,
+                    history: &[],
+                    limits: &limits,
+                    config: &config,
+                    tt: &tt,
+                    control: &control,
+                    histories: Some(&store),
+                };
+                out.push(search.run(&mut |_| {}).stats.nodes);
+            }
+        }
+        let clock = Limits {
+            time: Some(Duration::from_millis(60_000)),
+            increment: Duration::from_millis(600),
+            ..Limits::default()
+        };
+        let d = deadlines(&clock, Duration::from_millis(10));
+        out.push(d.hard.unwrap().as_micros() as u64);
+        let start = Position::default();
+        let moves = start.legal_moves();
+        let mut scaling = Scaling::default();
+        for (i, score) in [30, 10, -60, -60, -60, -60, 20].into_iter().enumerate() {
+            let best = moves[usize::from(i == 1)];
+            let factor = scaling.update(best, score, 600 + 50 * i as u64, 1000);
+            out.push((factor * 1e6) as u64);
+        }
+        out
+    }
+
+    #[test]
+    fn every_tunable_is_an_option_that_changes_the_engine() {
+        let declared = brudno::uci::options::Options::declarations();
+        let base = fingerprint();
+        let mut inert = Vec::new();
+        for tunable in TUNABLES {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                tunable.name, tunable.default, tunable.min, tunable.max
+            );
+            assert!(declared.contains(&line), "{line}");
+            let mut options = brudno::uci::options::Options::default();
+            let mut changed = false;
+            for end in [tunable.min, tunable.max] {
+                options
+                    .set(tunable.name, Some(&end.to_string()))
+                    .expect("a tunable is an option");
+                changed |= fingerprint() != base;
+            }
+            params::set(tunable.name, tunable.default);
+            if !changed {
+                inert.push(tunable.name);
+            }
+        }
+        assert_eq!(fingerprint(), base, "defaults restored");
+        assert!(inert.is_empty(), "no effect at either end: {inert:?}");
+    }
+}
