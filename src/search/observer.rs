@@ -10,6 +10,13 @@
 //!
 //! Values are the search's own, in negamax form: from the side to move at the node, with
 //! `alpha` and `beta` the node's window. Plies count from the root (0).
+//!
+//! `technique` reports what a selective step did (a null-move cut-off, a futility prune, a
+//! late-move reduction, ...), with what it compared, so that the engine's trace can flag the
+//! step and explain it in a sentence. What the observer can see from `enter` and `leave`
+//! alone (the null-move search and the singular test as children, re-searches of the same
+//! move, aspiration re-searches of the root, null windows) it works out itself; `technique`
+//! carries the rest.
 
 use shakmaty::Move;
 
@@ -25,6 +32,66 @@ pub enum LeafKind {
     Draw,
     /// No legal move: checkmate (in check) or stalemate.
     NoMoves,
+}
+
+/// A selective step of the search, as `Observer::technique` reports it. Each names one
+/// technique of `search::features` (or the table, or quiescence) at the moment it acts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Technique {
+    /// The null-move search failed high: the node returns without searching its moves.
+    /// `value`: the null search's score; `bound`: beta; `amount`: the reduction R.
+    NullMoveCutoff,
+    /// Reverse futility: the static evaluation minus a margin is still at or above beta.
+    /// `value`: the static evaluation; `bound`: beta; `amount`: the margin (cp).
+    ReverseFutility,
+    /// Futility: the quiet move `mv` cannot lift the static evaluation plus a margin to alpha
+    /// and is skipped. `value`: the static evaluation; `bound`: alpha; `amount`: the margin.
+    Futility,
+    /// Late move pruning: the quiet move `mv` comes too late near the leaves and is skipped.
+    /// `amount`: the quiet moves already tried.
+    LateMovePruning,
+    /// Late move reduction: `mv` is searched `amount` plies shallower, with a null window.
+    LateMoveReduction,
+    /// The reduced search of `mv` beat alpha: it is searched again at full depth.
+    /// `value`: the reduced score; `bound`: alpha.
+    LmrResearch,
+    /// The null-window search of `mv` landed inside the window: it is searched again with
+    /// the full window. `value`: the null-window score; `bound`: alpha.
+    PvsResearch,
+    /// The root's aspiration window failed low: `value` <= `bound` (alpha); searched again.
+    AspirationFailLow,
+    /// The root's aspiration window failed high: `value` >= `bound` (beta); searched again.
+    AspirationFailHigh,
+    /// A stored result of enough depth answers the node. `value`: the stored score; `bound`:
+    /// the window edge it satisfies; `amount`: the stored depth.
+    TtCutoff,
+    /// The hash move `mv` is singular: every other move failed low against `bound`; it is
+    /// extended by `amount` plies (negative: reduced, the alternatives hold too).
+    SingularExtension,
+    /// Multi-cut: several moves beat the singular bound, which is above beta: the node
+    /// returns `value` at once.
+    MultiCut,
+    /// ProbCut: the capture `mv` still beats `bound` (beta plus a margin) in a reduced
+    /// search; the node returns `value`.
+    ProbCut,
+    /// Quiescence resolved the horizon: `value` after `amount` quiescence nodes.
+    Quiescence,
+    /// Mate-distance pruning: no line from here can beat a mate already found; `value`.
+    MateDistance,
+}
+
+/// What a technique compared or decided; the fields each technique uses are listed on
+/// `Technique`. Values are from the side to move at the node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// The move the step is about, if any.
+    pub mv: Option<Move>,
+    /// The value the step compared or returned.
+    pub value: Value,
+    /// The bound it compared with.
+    pub bound: Value,
+    /// A margin in centipawns, or plies of a reduction or extension, or a count.
+    pub amount: i32,
 }
 
 /// Watches a search; every method defaults to doing nothing.
@@ -63,6 +130,10 @@ pub trait Observer {
     /// The node at `ply` returns `value`.
     #[inline(always)]
     fn leave(&mut self, _ply: usize, _value: Value) {}
+
+    /// A selective step acted at the node at `ply` (see `Technique` for what `detail` holds).
+    #[inline(always)]
+    fn technique(&mut self, _ply: usize, _technique: Technique, _detail: Detail) {}
 }
 
 /// The observer of a search nobody watches: the engine as it plays.

@@ -1,0 +1,785 @@
+//! The observer that records a chess trace: it turns what the engine's search reports
+//! (`search/observer.rs`) into the trace's nodes and steps, in MAX's view (the side to move
+//! at the root), and flags the steps a selective technique caused.
+//!
+//! It follows the search as a stack of open nodes: `enter` pushes, `leave` pops, so a node
+//! searched twice at the same ply (the singular test searches its own position again) or a
+//! child that is no move (the null move) still sits where it belongs. What the shape of the
+//! search shows, it flags itself: the null-move search and the singular test (children that
+//! are no legal move), a move searched again (an LMR or PVS re-search, told apart by depth
+//! and window), the root searched again within an iteration (an aspiration fail), a PVS null
+//! window, and a null-move search that failed high followed by the node's return (the
+//! null-move cut-off). Everything else arrives through `Observer::technique`. It only
+//! watches: nothing here may change what the search does.
+
+use shakmaty::{Color, Move, Position as _};
+
+use super::model::{Node, Score, StepKind, Stub, Totals};
+use super::recorder::Recorder;
+use super::techniques::{self as tech, Info};
+use crate::eval::Value;
+use crate::position::Position;
+use crate::search::observer::{Detail, LeafKind, Observer, Technique};
+use crate::search::score::INFINITY;
+use crate::tools::epd::notation::san;
+
+/// Moves a cut-off skipped, to be sized once the search is over.
+pub struct PendingStub {
+    /// The stub's node.
+    pub stub: usize,
+    /// The position whose moves were skipped.
+    pub parent: Position,
+    /// Keys of the positions before it.
+    pub history: Vec<u64>,
+    /// The skipped moves.
+    pub moves: Vec<Move>,
+    /// Plies left at the parent.
+    pub depth: i32,
+}
+
+/// What a node of the trace stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeKind {
+    /// A root, or a stub.
+    Other,
+    /// A legal move from its parent.
+    Move(Move),
+    /// The null move: the parent's side passes.
+    NullMove,
+    /// The singular test: the parent's position again, without the hash move.
+    SingularTest,
+}
+
+/// How a node was last entered and what it returned (negamax form, its side to move).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    depth: i32,
+    alpha: Value,
+    beta: Value,
+    value: Option<Value>,
+}
+
+/// An open node of the search.
+struct Frame {
+    node: usize,
+    ply: usize,
+    pos: Position,
+    /// Plies left at the node.
+    depth: i32,
+    /// The best score of its moves so far (from its side to move).
+    best: Value,
+    /// A technique cut it (so its return needs no other explanation).
+    cut: bool,
+}
+
+/// The observer that records the engine's search.
+pub struct ChessObserver {
+    /// What is recorded.
+    pub rec: Recorder,
+    /// Moves a cut-off skipped, sized after the search.
+    pub stubs: Vec<PendingStub>,
+    root_history: Vec<u64>,
+    root_turn: Color,
+    root_fullmoves: u32,
+    windows: bool,
+    /// The engine's own configuration: its pseudocode has lines for the techniques.
+    engine: bool,
+    quiescence: bool,
+    eval_name: &'static str,
+    stack: Vec<Frame>,
+    kinds: Vec<NodeKind>,
+    entries: Vec<Entry>,
+    iteration_depth: u32,
+    needs_root: bool,
+    root: usize,
+    /// A technique the search announced for the next node it enters (or the next leaf).
+    pending: Option<(usize, Technique, Detail)>,
+}
+
+impl ChessObserver {
+    /// An observer recording into `rec`, for a search of `position` (after `history`);
+    /// `engine` when the search is the engine as it plays.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        rec: Recorder,
+        position: &Position,
+        history: &[u64],
+        windows: bool,
+        engine: bool,
+        quiescence: bool,
+        eval_name: &'static str,
+        depth: u32,
+    ) -> Self {
+        Self {
+            rec,
+            stubs: Vec::new(),
+            root_history: history.to_vec(),
+            root_turn: position.turn(),
+            root_fullmoves: position.chess().fullmoves().get(),
+            windows,
+            engine,
+            quiescence,
+            eval_name,
+            stack: Vec::new(),
+            kinds: Vec::new(),
+            entries: Vec::new(),
+            iteration_depth: depth,
+            needs_root: true,
+            root: 0,
+            pending: None,
+        }
+    }
+
+    /// A value of a node at `ply` (from its side to move) in MAX's view.
+    fn view(&self, ply: usize, value: Value) -> Score {
+        let score = if value >= INFINITY {
+            Score::PosInf
+        } else if value <= -INFINITY {
+            Score::NegInf
+        } else {
+            Score::Value(i64::from(value))
+        };
+        if ply.is_multiple_of(2) {
+            score
+        } else {
+            score.negate()
+        }
+    }
+
+    fn show(&self, ply: usize, value: Value) -> String {
+        self.rec.format().show(self.view(ply, value))
+    }
+
+    /// The bound a node at `ply` must reach to cut (its negamax beta), in MAX's view, with
+    /// its name: "β +0.35" at MAX, "α −0.35" at MIN.
+    fn far_bound(&self, ply: usize, beta: Value) -> String {
+        let name = if ply.is_multiple_of(2) { "β" } else { "α" };
+        format!("{name} {}", self.show(ply, beta))
+    }
+
+    /// The bound a move must pass to improve a node at `ply` (its negamax alpha).
+    fn near_bound(&self, ply: usize, alpha: Value) -> String {
+        let name = if ply.is_multiple_of(2) { "α" } else { "β" };
+        format!("{name} {}", self.show(ply, alpha))
+    }
+
+    /// The move `mv` from `parent` at `ply` plies below the root, numbered: `1. e4`, `1... e5`.
+    fn numbered(&self, parent: &Position, ply: usize, mv: Move) -> String {
+        let text = san(parent, mv);
+        let black_root = usize::from(self.root_turn == Color::Black);
+        let number = self.root_fullmoves as usize + (ply + black_root) / 2;
+        if parent.turn() == Color::White {
+            format!("{number}. {text}")
+        } else {
+            format!("{number}... {text}")
+        }
+    }
+
+    fn add_node(&mut self, node: Node, kind: NodeKind) -> usize {
+        let id = self.rec.add_node(node);
+        self.kinds.push(kind);
+        self.entries.push(Entry::default());
+        id
+    }
+
+    /// A stub for `moves` of the open node `frame` (index into the stack), sized later.
+    fn add_stub(&mut self, frame: usize, moves: Vec<Move>) -> Option<usize> {
+        if moves.is_empty() {
+            return None;
+        }
+        let (node, ply, depth, pos) = {
+            let f = &self.stack[frame];
+            (f.node, f.ply, f.depth, f.pos.clone())
+        };
+        let count = moves.len();
+        let noun = if count == 1 { "move" } else { "moves" };
+        let id = self.rec.nodes.len();
+        let mut stub = Node::new(
+            id,
+            Some(node),
+            format!("{count} {noun} skipped"),
+            self.rec.nodes[node].depth + 1,
+            !ply.is_multiple_of(2),
+        );
+        stub.stub = Some(Stub {
+            moves: count as u64,
+            nodes: 0,
+        });
+        self.add_node(stub, NodeKind::Other);
+        let mut history = self.root_history.clone();
+        history.extend(self.stack[..frame].iter().map(|f| f.pos.key()));
+        self.stubs.push(PendingStub {
+            stub: id,
+            parent: pos,
+            history,
+            moves,
+            depth,
+        });
+        Some(id)
+    }
+
+    /// The legal moves of the open node `frame` not searched yet.
+    fn unsearched(&self, frame: usize) -> Vec<Move> {
+        let f = &self.stack[frame];
+        let searched: Vec<Move> = self.rec.nodes[f.node]
+            .children
+            .iter()
+            .filter_map(|&c| match self.kinds[c] {
+                NodeKind::Move(mv) => Some(mv),
+                _ => None,
+            })
+            .collect();
+        f.pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !searched.contains(m))
+            .collect()
+    }
+
+    /// The pseudocode line of a technique: its own with the engine's pseudocode, else the
+    /// line of the step it flags.
+    fn line(&self, info: Info) -> Option<u32> {
+        self.engine.then_some(info.line)
+    }
+
+    /// The root entered again within its iteration: an aspiration window failed.
+    fn root_again(&mut self, depth: i32, alpha: Value, beta: Value) {
+        let previous = self.entries[self.root];
+        let pending = self.take_pending(0, |t| {
+            matches!(
+                t,
+                Technique::AspirationFailLow | Technique::AspirationFailHigh
+            )
+        });
+        let value = pending.map_or(previous.value, |(_, d)| Some(d.value));
+        let Some(value) = value else { return };
+        let low = pending.map_or(value <= previous.alpha, |(t, _)| {
+            t == Technique::AspirationFailLow
+        });
+        let info = if low {
+            tech::ASPIRATION_FAIL_LOW
+        } else if value >= previous.beta || pending.is_some() {
+            tech::ASPIRATION_FAIL_HIGH
+        } else {
+            return;
+        };
+        let (was, now) = (
+            self.window_text(0, previous.alpha, previous.beta),
+            self.window_text(0, alpha, beta),
+        );
+        let text = format!(
+            "Aspiration {}: depth {depth} in the window {was} returned {}, {} the window, so the root is searched again in {now}.",
+            if low { "fail low" } else { "fail high" },
+            self.show(0, value),
+            if low { "below" } else { "above" },
+        );
+        self.rec.flag_last(info.name, text, self.line(info));
+    }
+
+    /// The window of `node` as it stands now (after its alpha or beta moved), MAX's view.
+    fn current_window(&self, node: usize) -> String {
+        let format = self.rec.format();
+        let (low, high) = self.rec.window_of(node);
+        format!("({}, {})", format.show_opt(low), format.show_opt(high))
+    }
+
+    /// The bound a move must pass to improve `node` now: "α +0.35" at MAX, "β" at MIN.
+    fn current_near(&self, node: usize) -> String {
+        let format = self.rec.format();
+        let (low, high) = self.rec.window_of(node);
+        if self.rec.nodes[node].max {
+            format!("α {}", format.show_opt(low))
+        } else {
+            format!("β {}", format.show_opt(high))
+        }
+    }
+
+    fn window_text(&self, ply: usize, alpha: Value, beta: Value) -> String {
+        let (a, b) = (self.view(ply, alpha), self.view(ply, beta));
+        let (low, high) = if ply.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let format = self.rec.format();
+        format!("({}, {})", format.show(low), format.show(high))
+    }
+
+    /// The pending technique announced at `ply`, if it is one `wanted` accepts.
+    fn take_pending(
+        &mut self,
+        ply: usize,
+        wanted: impl Fn(Technique) -> bool,
+    ) -> Option<(Technique, Detail)> {
+        match self.pending {
+            Some((at, technique, detail)) if at == ply && wanted(technique) => {
+                self.pending = None;
+                Some((technique, detail))
+            }
+            _ => None,
+        }
+    }
+
+    /// Flags the enter step of a child (`node`, at `ply`, under the open node `parent`) with
+    /// what caused it, if anything did.
+    fn flag_child(&mut self, node: usize, ply: usize, parent: usize, depth: i32, alpha: Value, beta: Value) {
+        let kind = self.kinds[node];
+        let (parent_node, parent_depth, parent_ply) = {
+            let f = &self.stack[parent];
+            (f.node, f.depth, f.ply)
+        };
+        let parent_entry = self.entries[parent_node];
+        let name = match kind {
+            NodeKind::Move(mv) => san(&self.stack[parent].pos, mv),
+            _ => String::new(),
+        };
+        let flag = match kind {
+            NodeKind::NullMove => {
+                let side = tech::side((parent_ply % 2 == 0) == (self.root_turn == Color::White));
+                let reduction = parent_depth - 1 - depth;
+                Some((
+                    tech::NULL_MOVE,
+                    format!(
+                        "Null move: {side} passes, and the reply is searched {} shallower ({} left) with a null window at {}: if {side} holds it even so, the node is cut.",
+                        tech::plies(reduction.max(0)),
+                        tech::plies(depth.max(0)),
+                        self.far_bound(parent_ply, parent_entry.beta)
+                    ),
+                ))
+            }
+            NodeKind::SingularTest => Some((
+                tech::SINGULAR_TEST,
+                format!(
+                    "Singular test: the same position is searched again without the hash move, {} deep, against {}: if every other move stays below it, the hash move is the only good one.",
+                    tech::plies(depth.max(0)),
+                    self.near_bound(ply, alpha)
+                ),
+            )),
+            NodeKind::Move(mv) => self.flag_move(node, parent, mv, &name, depth, alpha, beta),
+            NodeKind::Other => None,
+        };
+        if let Some((info, text)) = flag {
+            self.rec.flag_last(info.name, text, self.line(info));
+        }
+    }
+
+    /// The flag of a child reached by `mv`: a re-search, a reduction or a null window.
+    #[allow(clippy::too_many_arguments)]
+    fn flag_move(
+        &mut self,
+        node: usize,
+        parent: usize,
+        mv: Move,
+        name: &str,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+    ) -> Option<(Info, String)> {
+        let (parent_node, parent_ply) = (self.stack[parent].node, self.stack[parent].ply);
+        let parent_entry = self.entries[parent_node];
+        let siblings = &self.rec.nodes[parent_node].children;
+        let previous = siblings
+            .len()
+            .checked_sub(2)
+            .map(|i| siblings[i])
+            .filter(|&p| self.kinds[p] == NodeKind::Move(mv));
+        let announced = self.take_pending(parent_ply, |t| {
+            matches!(
+                t,
+                Technique::LmrResearch | Technique::PvsResearch | Technique::LateMoveReduction
+            )
+        });
+        if let Some(previous) = previous {
+            let before = self.entries[previous];
+            let wider = (beta - alpha) > (before.beta - before.alpha);
+            let technique = match announced {
+                Some((t @ (Technique::LmrResearch | Technique::PvsResearch), _)) => t,
+                _ if wider => Technique::PvsResearch,
+                _ if depth > before.depth => Technique::LmrResearch,
+                _ => return None,
+            };
+            let scored = before
+                .value
+                .map(|v| self.show(parent_ply + 1, v))
+                .unwrap_or_else(|| "?".to_string());
+            return Some(if technique == Technique::PvsResearch {
+                (
+                    tech::PVS_RESEARCH,
+                    format!(
+                        "PVS re-search: {name} scored {scored} in its null window, inside the window {}: it may be the new best move, so it is searched again with the full window.",
+                        self.current_window(parent_node)
+                    ),
+                )
+            } else {
+                (
+                    tech::LMR_RESEARCH,
+                    format!(
+                        "LMR re-search: the reduced search of {name} ({} left) scored {scored}, better than {}: it is searched again at full depth ({} left).",
+                        tech::plies(before.depth.max(0)),
+                        self.current_near(parent_node),
+                        tech::plies(depth.max(0))
+                    ),
+                )
+            });
+        }
+        let _ = node;
+        if let Some((Technique::LateMoveReduction, detail)) = announced {
+            return Some((
+                tech::LMR,
+                format!(
+                    "Late move reduction: {name} is a late quiet move, searched {} shallower ({} left) with a null window.",
+                    tech::plies(detail.amount),
+                    tech::plies(depth.max(0))
+                ),
+            ));
+        }
+        let null_window = beta - alpha == 1;
+        let parent_is_pv = parent_entry.beta - parent_entry.alpha > 1;
+        if self.engine && null_window && parent_is_pv {
+            return Some((
+                tech::NULL_WINDOW,
+                format!(
+                    "PVS: {name} is searched with a null window at {}, only to prove that it is no better than the best move so far.",
+                    self.current_near(parent_node)
+                ),
+            ));
+        }
+        None
+    }
+
+    /// A technique that ends the open node on top of the stack.
+    fn node_cut(&mut self, info: Info, value: Value, text: String) {
+        let top = self.stack.len() - 1;
+        let (node, ply) = (self.stack[top].node, self.stack[top].ply);
+        self.stack[top].cut = true;
+        let moves = self.unsearched(top);
+        let stub = self.add_stub(top, moves).into_iter().collect();
+        let line = self.line(info).unwrap_or(self.rec_cutoff_line());
+        let score = self.view(ply, value);
+        self.rec.technique(
+            StepKind::Cutoff,
+            node,
+            line,
+            Some(score),
+            (info.name, text),
+            stub,
+        );
+    }
+
+    fn rec_cutoff_line(&self) -> u32 {
+        self.rec.chess_leaf_lines().0
+    }
+
+    /// The sentence of a technique the search reported at `ply`.
+    fn sentence(&self, ply: usize, technique: Technique, detail: Detail, frame: &Frame) -> String {
+        let moves = tech::moves(frame.pos.legal_moves().len());
+        let side = tech::side(frame.pos.turn() == Color::White);
+        let value = self.show(ply, detail.value);
+        let mv = detail.mv.map(|m| san(&frame.pos, m)).unwrap_or_default();
+        match technique {
+            Technique::NullMoveCutoff => format!(
+                "Null-move cut-off: even passing, {side} holds {value} against {}, so the node is cut without searching its {moves}.",
+                self.far_bound(ply, detail.bound)
+            ),
+            Technique::ReverseFutility => format!(
+                "Reverse futility: the static evaluation {value} stays beyond {} by more than the margin {} with {} left, so the node returns at once, without searching its {moves}.",
+                self.far_bound(ply, detail.bound),
+                self.rec.format().show(Score::Value(i64::from(detail.amount))),
+                tech::plies(frame.depth)
+            ),
+            Technique::Futility => format!(
+                "Futility: the quiet move {mv} cannot lift the static evaluation {value} plus the margin {} past {}; it is skipped.",
+                self.rec.format().show(Score::Value(i64::from(detail.amount))),
+                self.near_bound(ply, detail.bound)
+            ),
+            Technique::LateMovePruning => format!(
+                "Late move pruning: {mv} is quiet and comes after {} quiet moves with {} left; it is skipped.",
+                detail.amount,
+                tech::plies(frame.depth)
+            ),
+            Technique::TtCutoff => format!(
+                "Transposition table: this position was searched before to depth {}; its stored {value} answers the window, so none of its {moves} is searched.",
+                detail.amount
+            ),
+            Technique::SingularExtension if detail.amount < 0 => format!(
+                "Singular test: other moves hold too, so the hash move {mv} is searched {} shallower.",
+                tech::plies(-detail.amount)
+            ),
+            Technique::SingularExtension => format!(
+                "Singular extension: every other move stayed below {}, so the hash move {mv} is searched {} deeper.",
+                self.near_bound(ply, detail.bound),
+                tech::plies(detail.amount)
+            ),
+            Technique::MultiCut => format!(
+                "Multi-cut: several moves beat {} in the singular test, which is beyond the window: the node is cut.",
+                self.far_bound(ply, detail.bound)
+            ),
+            Technique::ProbCut => format!(
+                "ProbCut: the capture {mv} still beats {} in a shallower search, so the node is cut without searching its {moves}.",
+                self.far_bound(ply, detail.bound)
+            ),
+            Technique::MateDistance => format!(
+                "Mate distance: a mate found nearer the root beats anything here; the node returns {value} at once."
+            ),
+            Technique::Quiescence => format!(
+                "Quiescence: captures searched until the position is quiet, {value} after {} nodes.",
+                detail.amount
+            ),
+            Technique::LateMoveReduction
+            | Technique::LmrResearch
+            | Technique::PvsResearch
+            | Technique::AspirationFailLow
+            | Technique::AspirationFailHigh => tech::of(technique).description.to_string(),
+        }
+    }
+}
+
+impl Observer for ChessObserver {
+    fn iteration(&mut self, depth: u32) {
+        self.iteration_depth = depth;
+        self.needs_root = true;
+    }
+
+    fn enter(&mut self, pos: &Position, ply: usize, depth: i32, alpha: Value, beta: Value) {
+        let (low, high) = if ply.is_multiple_of(2) {
+            (self.view(ply, alpha), self.view(ply, beta))
+        } else {
+            (self.view(ply, beta), self.view(ply, alpha))
+        };
+        let window = if self.windows {
+            (Some(low), Some(high))
+        } else {
+            (None, None)
+        };
+        if ply == 0 {
+            let again = !self.needs_root;
+            if self.needs_root {
+                self.needs_root = false;
+                let id = self.rec.nodes.len();
+                let mut node = Node::new(id, None, "root".to_string(), 0, true);
+                node.path = Some(String::new());
+                self.rec
+                    .begin_iteration(self.iteration_depth, id, Totals::default());
+                self.add_node(node, NodeKind::Other);
+                self.root = id;
+            }
+            self.stack.clear();
+            self.stack.push(Frame {
+                node: self.root,
+                ply,
+                pos: pos.clone(),
+                depth,
+                best: -INFINITY,
+                cut: false,
+            });
+            self.rec.enter(self.root, window.0, window.1);
+            if self.engine {
+                self.rec.set_last_line(tech::ROOT_LINE);
+            }
+            if again {
+                self.root_again(depth, alpha, beta);
+            }
+            self.entries[self.root] = Entry {
+                depth,
+                alpha,
+                beta,
+                value: None,
+            };
+            return;
+        }
+        let Some(parent) = self.stack.len().checked_sub(1) else {
+            return;
+        };
+        let parent_pos = &self.stack[parent].pos;
+        let (kind, label, plain) = if pos.key() == parent_pos.key() {
+            let text = "singular test".to_string();
+            (NodeKind::SingularTest, text.clone(), text)
+        } else if parent_pos.play_null().is_some_and(|n| n.key() == pos.key()) {
+            let text = "null move".to_string();
+            (NodeKind::NullMove, text.clone(), text)
+        } else {
+            match parent_pos
+                .legal_moves()
+                .into_iter()
+                .find(|&m| parent_pos.play(m).key() == pos.key())
+            {
+                Some(mv) => (
+                    NodeKind::Move(mv),
+                    self.numbered(parent_pos, ply - 1, mv),
+                    san(parent_pos, mv),
+                ),
+                None => (NodeKind::Other, "?".to_string(), "?".to_string()),
+            }
+        };
+        let parent_node = self.stack[parent].node;
+        let parent_white = self.stack[parent].pos.turn() == Color::White;
+        let parent_path = self.rec.nodes[parent_node].path.clone().unwrap_or_default();
+        // A line numbers its first move and White's moves: "1. e4 e5 2. Nf3".
+        let path = if parent_path.is_empty() {
+            label.clone()
+        } else if parent_white && matches!(kind, NodeKind::Move(_)) {
+            format!("{parent_path} {label}")
+        } else {
+            format!("{parent_path} {plain}")
+        };
+        let id = self.rec.nodes.len();
+        let mut node = Node::new(
+            id,
+            Some(parent_node),
+            label,
+            self.rec.nodes[parent_node].depth + 1,
+            ply.is_multiple_of(2),
+        );
+        node.path = Some(path);
+        self.add_node(node, kind);
+        self.stack.push(Frame {
+            node: id,
+            ply,
+            pos: pos.clone(),
+            depth,
+            best: -INFINITY,
+            cut: false,
+        });
+        self.rec.enter(id, window.0, window.1);
+        self.flag_child(id, ply, parent, depth, alpha, beta);
+        self.entries[id] = Entry {
+            depth,
+            alpha,
+            beta,
+            value: None,
+        };
+    }
+
+    fn leaf(&mut self, ply: usize, value: Value, kind: LeafKind) {
+        let Some(frame) = self.stack.last() else {
+            return;
+        };
+        let node = frame.node;
+        let (horizon, no_moves, draw) = self.rec.chess_leaf_lines();
+        let (line, why) = match kind {
+            LeafKind::Horizon if self.quiescence => (
+                horizon,
+                format!("quiescence search ({} evaluation)", self.eval_name),
+            ),
+            LeafKind::Horizon => (horizon, format!("{} evaluation", self.eval_name)),
+            LeafKind::Draw => (draw, "draw by rule".to_string()),
+            LeafKind::NoMoves if value < 0 => (no_moves, "checkmate".to_string()),
+            LeafKind::NoMoves => (no_moves, "stalemate".to_string()),
+        };
+        let score = self.view(ply, value);
+        self.rec.leaf(node, score, line, Some(&why));
+        let flagged = self.rec.steps().last().is_some_and(|s| s.technique.is_some());
+        if kind == LeafKind::Horizon && self.quiescence && self.engine && !flagged {
+            let counted = self.take_pending(ply, |t| t == Technique::Quiescence);
+            let text = match counted {
+                Some((_, detail)) => format!(
+                    "Leaf {}: quiescence, captures searched until quiet: {} after {} nodes.",
+                    self.rec.nodes[node].path.clone().unwrap_or_default(),
+                    self.show(ply, value),
+                    detail.amount
+                ),
+                None => self.rec.steps().last().map(|s| s.text.clone()).unwrap_or_default(),
+            };
+            self.rec.flag_last(tech::QUIESCENCE.name, text, None);
+        }
+    }
+
+    fn improved(&mut self, ply: usize, value: Value) {
+        let Some(frame) = self.stack.last_mut() else {
+            return;
+        };
+        frame.best = value;
+        let node = frame.node;
+        let score = self.view(ply, value);
+        self.rec.improves(node, score);
+    }
+
+    fn alpha_raised(&mut self, ply: usize, alpha: Value) {
+        if self.windows
+            && let Some(frame) = self.stack.last()
+        {
+            let node = frame.node;
+            let score = self.view(ply, alpha);
+            self.rec.tighten(node, score);
+        }
+    }
+
+    fn cutoff(&mut self, _pos: &Position, ply: usize, _searched: usize) {
+        let Some(top) = self.stack.len().checked_sub(1) else {
+            return;
+        };
+        let node = self.stack[top].node;
+        let value = self.view(ply, self.stack[top].best);
+        let moves = self.unsearched(top);
+        let stubs = self.add_stub(top, moves).into_iter().collect();
+        self.rec.cutoff(node, value, stubs);
+    }
+
+    fn leave(&mut self, ply: usize, value: Value) {
+        let Some(frame) = self.stack.last() else {
+            return;
+        };
+        let node = frame.node;
+        // A null-move search that held beta, and nothing searched after it: the null-move
+        // cut-off (unless the search already said why the node ended).
+        let last_child = self.rec.nodes[node].children.last().copied();
+        if !frame.cut
+            && let Some(child) = last_child
+            && self.kinds[child] == NodeKind::NullMove
+            && let Some(child_value) = self.entries[child].value
+            && -child_value >= self.entries[node].beta
+        {
+            let detail = Detail {
+                mv: None,
+                value: -child_value,
+                bound: self.entries[node].beta,
+                amount: 0,
+            };
+            let text = self.sentence(ply, Technique::NullMoveCutoff, detail, frame);
+            self.node_cut(tech::NULL_MOVE_CUTOFF, -child_value, text);
+        }
+        self.entries[node].value = Some(value);
+        let score = self.view(ply, value);
+        self.rec.ret(node, score);
+        self.stack.pop();
+    }
+
+    fn technique(&mut self, ply: usize, technique: Technique, detail: Detail) {
+        let Some(top) = self.stack.len().checked_sub(1) else {
+            return;
+        };
+        let info = tech::of(technique);
+        if tech::cuts_the_node(technique) {
+            let text = self.sentence(ply, technique, detail, &self.stack[top]);
+            self.node_cut(info, detail.value, text);
+        } else if tech::skips_a_move(technique) {
+            let text = self.sentence(ply, technique, detail, &self.stack[top]);
+            let node = self.stack[top].node;
+            let stub = self
+                .add_stub(top, detail.mv.into_iter().collect())
+                .into_iter()
+                .collect();
+            let line = self.line(info).unwrap_or(self.rec_cutoff_line());
+            let score = self.view(ply, detail.value);
+            self.rec.technique(
+                StepKind::Prune,
+                node,
+                line,
+                Some(score),
+                (info.name, text),
+                stub,
+            );
+        } else if matches!(technique, Technique::SingularExtension) {
+            let text = self.sentence(ply, technique, detail, &self.stack[top]);
+            let node = self.stack[top].node;
+            let line = self.line(info).unwrap_or(self.rec_cutoff_line());
+            let score = self.view(ply, detail.value);
+            self.rec.technique(
+                StepKind::Technique,
+                node,
+                line,
+                Some(score),
+                (info.name, text),
+                Vec::new(),
+            );
+        } else {
+            self.pending = Some((ply, technique, detail));
+        }
+    }
+}
