@@ -219,6 +219,17 @@ pub fn search_within(request: &ChessRequest, budget: &Budget) -> SearchResult {
     run_search(&request.source, &config, &limits, Silent, budget).0
 }
 
+/// One search of `source` with the switches `config` to `depth` on a fresh table, nobody
+/// watching, under `budget`: the search lab's measurement, for the lab's `/api/ebf`.
+pub fn run_config(
+    source: &ChessSource,
+    config: &SearchConfig,
+    depth: u32,
+    budget: &Budget,
+) -> SearchResult {
+    run_search(source, config, &Limits::depth(depth), Silent, budget).0
+}
+
 /// Nodes and leaves of the full-width tree of `depth` under the moves `only` of `position`
 /// (all of them when empty), without the root itself when `only` is given: the engine's
 /// `minimax` configuration, counted.
