@@ -86,6 +86,7 @@ pub fn answer(target: &str, budget: &Budget) -> Reply {
         },
         "/api/trace" => api_reply(query, |params| trace_json(params, budget)),
         "/api/ebf" => api_reply(query, |params| ebf_json(params, budget)),
+        "/api/position" => api_reply(query, position_json),
         _ => Reply::error(404, &format!("no such page: {path}"), None),
     }
 }
@@ -341,6 +342,56 @@ pub fn trace_json(params: &Params, budget: &Budget) -> Result<String, BadParamet
         message: e.to_string(),
         parameter: None,
     })
+}
+
+/// `/api/position`: the position after `moves` (from `fen`, or the start position), the
+/// moves in SAN and UCI, and its legal moves, for the page's board. No search.
+pub fn position_json(params: &Params) -> Result<String, BadParameter> {
+    params.only(&["fen", "startpos", "moves"])?;
+    let mut position = match params.get("fen") {
+        Some(fen) => {
+            Position::from_fen(fen, false).map_err(|e| bad("fen", format!("illegal FEN: {e}")))?
+        }
+        None => Position::default(),
+    };
+    let mut san = Vec::new();
+    let mut uci = Vec::new();
+    for (number, text) in params.moves().iter().enumerate() {
+        let mv = notation::parse_move(&position, text)
+            .map_err(|e| bad("moves", format!("move {}, '{text}': {e}", number + 1)))?;
+        san.push(notation::san(&position, mv));
+        uci.push(Position::uci(mv, position.castling_mode()));
+        position.play_in_place(mv);
+    }
+    let legal: Vec<serde_json::Value> = position
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let text = Position::uci(mv, position.castling_mode());
+            json!({
+                "uci": text,
+                "san": notation::san(&position, mv),
+                "from": text.get(0..2).unwrap_or(""),
+                "to": text.get(2..4).unwrap_or(""),
+            })
+        })
+        .collect();
+    let over = if !legal.is_empty() {
+        None
+    } else if position.is_check() {
+        Some("checkmate")
+    } else {
+        Some("stalemate")
+    };
+    Ok(json!({
+        "fen": position.fen(),
+        "moves_san": san,
+        "moves_uci": uci,
+        "white_to_move": position.turn() == shakmaty::Color::White,
+        "legal": legal,
+        "over": over,
+    })
+    .to_string())
 }
 
 /// The parameters of `/api/ebf`.
