@@ -27,6 +27,9 @@ use crate::tools::trace::{self, Budget, TIME_LIMIT_MESSAGE, TraceArgs, html};
 pub const EBF_MAX_DEPTH: u32 = 4;
 /// The deepest `/api/ebf` search of the built-in set of positions.
 pub const EBF_SET_MAX_DEPTH: u32 = 3;
+/// The most nodes a traced chess search may visit in the lab (its JSON is about 0.7 KB a
+/// node: this keeps a trace under about 70 MB).
+pub const MAX_TRACED_NODES: u64 = 100_000;
 /// The longest query string read.
 pub const MAX_QUERY_BYTES: usize = 1 << 20;
 
@@ -332,8 +335,9 @@ fn parameter_of(message: &str, params: &Params) -> Option<String> {
 /// `/api/trace`: the trace's JSON (docs/trace.md), as `brudno trace --json` writes it.
 pub fn trace_json(params: &Params, budget: &Budget) -> Result<String, BadParameter> {
     let args = trace_args(params)?;
+    let budget = budget.clone().with_max_nodes(MAX_TRACED_NODES);
     let trace = trace::request(&args)
-        .and_then(|request| trace::build_within(&args, &request, budget))
+        .and_then(|request| trace::build_within(&args, &request, &budget))
         .map_err(|message| BadParameter {
             parameter: parameter_of(&message, params),
             message: message.replace("--", ""),

@@ -322,14 +322,19 @@ pub fn trace_within(
         request.eval.name(),
         request.depth,
     );
-    let (result, mut observer) = run_search(
-        source,
-        &config,
-        &Limits::depth(request.depth),
-        observer,
-        budget,
-    );
+    let limits = Limits {
+        nodes: budget.max_nodes(),
+        ..Limits::depth(request.depth)
+    };
+    let (result, mut observer) = run_search(source, &config, &limits, observer, budget);
     budget.check()?;
+    if let Some(cap) = budget.max_nodes()
+        && result.stats.nodes >= cap
+    {
+        return Err(format!(
+            "this search visits more than {cap} nodes, more than a page can play: choose a smaller --depth or a better-ordered algorithm"
+        ));
+    }
 
     // The sizes the search did not see: each stub's skipped subtrees and each iteration's
     // full-width tree.

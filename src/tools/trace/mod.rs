@@ -51,6 +51,7 @@ pub const MAX_ORDERING_CHILDREN: usize = 7;
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     control: Option<Arc<SearchControl>>,
+    max_nodes: Option<u64>,
 }
 
 impl Budget {
@@ -63,7 +64,20 @@ impl Budget {
     pub fn stopped_by(control: Arc<SearchControl>) -> Self {
         Self {
             control: Some(control),
+            max_nodes: None,
         }
+    }
+
+    /// The same budget, with at most `nodes` nodes in a traced chess search (a trace records
+    /// every node it visits: the lab keeps its memory and its pages bounded this way).
+    pub fn with_max_nodes(mut self, nodes: u64) -> Self {
+        self.max_nodes = Some(nodes);
+        self
+    }
+
+    /// The most nodes a traced chess search may visit, if bounded.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.max_nodes
     }
 
     /// The control the searches of this budget obey, if it is limited.
