@@ -64,7 +64,9 @@ fn every_source_and_algorithm_gives_the_command_line_trace() {
     }
     cases.push((
         format!("tree={}&algorithm=alphabeta", encode(tree)),
-        ["--tree", tree, "--algorithm", "alphabeta"].map(String::from).to_vec(),
+        ["--tree", tree, "--algorithm", "alphabeta"]
+            .map(String::from)
+            .to_vec(),
     ));
     cases.push((
         "random=1&branching=3&depth=4&seed=7&algorithm=alphabeta-ordered&compare=1".to_string(),
@@ -134,8 +136,16 @@ fn every_source_and_algorithm_gives_the_command_line_trace() {
 fn bad_parameters_get_400_naming_them() {
     let lab = Lab::start(&[]);
     let cases = [
-        ("tree=standing&algorithm=quicksort", "algorithm", "unknown algorithm"),
-        ("startpos=1&algorithm=negamax", "algorithm", "unknown algorithm"),
+        (
+            "tree=standing&algorithm=quicksort",
+            "algorithm",
+            "unknown algorithm",
+        ),
+        (
+            "startpos=1&algorithm=negamax",
+            "algorithm",
+            "unknown algorithm",
+        ),
         ("startpos=1&depth=0", "depth", "at least 1"),
         ("startpos=1&depth=99", "depth", "out of range"),
         ("random=1&branching=3&depth=99", "depth", "at most"),

@@ -26,8 +26,10 @@ try {
   page.on('pageerror', (e) => failures.push('page error: ' + e.message));
 
   const ready = async () => {
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' &&
-      document.body.dataset.query === location.search.slice(1), null, { timeout: 60000 });
+    await page.waitForFunction(() => document.body.dataset.state === 'error' || (document.body.dataset.state === 'ready' &&
+      document.body.dataset.query === location.search.slice(1)), null, { timeout: 60000 });
+    const state = await page.evaluate(() => [document.body.dataset.state, document.getElementById('lab-status').textContent, location.search]);
+    if (state[0] === 'error') throw new Error('the page shows an error for ' + state[2] + ': ' + state[1]);
   };
   const blur = () => page.evaluate(() => document.activeElement && document.activeElement.blur());
   const record = async (action) => {
@@ -84,11 +86,11 @@ try {
   // 3. type a FEN
   await page.click('#src-chess');
   await ready();
+  await page.selectOption('#lab-depth', '2');
+  await ready();
   await page.fill('#lab-fen', 'rnb1kbnr/pppp1ppp/8/4q3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3');
   await page.press('#lab-fen', 'Enter');
   await page.waitForFunction(() => location.search.includes('fen='));
-  await ready();
-  await page.selectOption('#lab-depth', '2');
   await ready();
   await keys('ArrowRight', 12);
   await record('typed FEN, depth 2, 12 steps');

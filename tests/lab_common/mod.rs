@@ -80,8 +80,12 @@ pub fn get(address: &str, target: &str) -> (u16, String) {
     .expect("send the request");
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).expect("read the answer");
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a header and a body");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header and a body");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let body = &raw[split + 4..];
     let status = head
         .split_whitespace()
         .nth(1)
@@ -93,21 +97,25 @@ pub fn get(address: &str, target: &str) -> (u16, String) {
     {
         dechunk(body)
     } else {
-        body.to_string()
+        body.to_vec()
     };
-    (status, body)
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// The body of a chunked answer.
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&body[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.trim(), 16).ok())
+            .unwrap_or(0);
+        let rest = &body[end + 2..];
         if size == 0 || rest.len() < size {
             break;
         }
-        out.push_str(&rest[..size]);
-        body = rest[size..].trim_start_matches("\r\n");
+        out.extend_from_slice(&rest[..size]);
+        body = rest[size..].strip_prefix(b"\r\n").unwrap_or(&rest[size..]);
     }
     out
 }

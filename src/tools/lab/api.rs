@@ -94,10 +94,7 @@ pub fn answer(target: &str, budget: &Budget) -> Reply {
     }
 }
 
-fn api_reply(
-    query: &str,
-    compute: impl FnOnce(&Params) -> Result<String, BadParameter>,
-) -> Reply {
+fn api_reply(query: &str, compute: impl FnOnce(&Params) -> Result<String, BadParameter>) -> Reply {
     let params = match Params::parse(query) {
         Ok(params) => params,
         Err(e) => return Reply::error(400, &e.message, e.parameter.as_deref()),
@@ -165,7 +162,10 @@ impl Params {
         match self.values.keys().find(|k| !known.contains(&k.as_str())) {
             Some(unknown) => Err(bad(
                 unknown,
-                format!("unknown parameter '{unknown}' (known: {})", known.join(", ")),
+                format!(
+                    "unknown parameter '{unknown}' (known: {})",
+                    known.join(", ")
+                ),
             )),
             None => Ok(()),
         }
@@ -311,7 +311,10 @@ fn parameter_of(message: &str, params: &Params) -> Option<String> {
             let end = rest
                 .find(|c: char| !c.is_ascii_alphanumeric() && c != '-')
                 .unwrap_or(rest.len());
-            TRACE_PARAMETERS.iter().copied().find(|&p| p == &rest[..end])
+            TRACE_PARAMETERS
+                .iter()
+                .copied()
+                .find(|&p| p == &rest[..end])
         })
         .collect();
     if let Some(given) = named.iter().find(|p| params.get(p).is_some()) {
@@ -324,10 +327,24 @@ fn parameter_of(message: &str, params: &Params) -> Option<String> {
         return Some("moves".to_string());
     }
     if message.contains("no legal move") {
-        return Some(if params.get("fen").is_some() { "fen" } else { "moves" }.to_string());
+        return Some(
+            if params.get("fen").is_some() {
+                "fen"
+            } else {
+                "moves"
+            }
+            .to_string(),
+        );
     }
     if message.contains("random tree") {
-        return Some(if params.get("depth").is_some() { "depth" } else { "branching" }.to_string());
+        return Some(
+            if params.get("depth").is_some() {
+                "depth"
+            } else {
+                "branching"
+            }
+            .to_string(),
+        );
     }
     None
 }
@@ -418,12 +435,22 @@ pub fn ebf_json(params: &Params, budget: &Budget) -> Result<String, BadParameter
     } else {
         let position = ebf_position(params)?;
         let id = params.get("fen").unwrap_or("startpos").to_string();
-        (vec![LabPosition { id, position }], "one position".to_string())
+        (
+            vec![LabPosition { id, position }],
+            "one position".to_string(),
+        )
     };
-    let limit = if set { EBF_SET_MAX_DEPTH } else { EBF_MAX_DEPTH };
+    let limit = if set {
+        EBF_SET_MAX_DEPTH
+    } else {
+        EBF_MAX_DEPTH
+    };
     let depth: u32 = params.number("depth")?.unwrap_or(3);
     if !(1..=limit).contains(&depth) {
-        return Err(bad("depth", format!("depth {depth} is out of range (1 to {limit})")));
+        return Err(bad(
+            "depth",
+            format!("depth {depth} is out of range (1 to {limit})"),
+        ));
     }
     let configs = match params.get("configs") {
         None => LabConfig::ALL.to_vec(),
@@ -489,7 +516,8 @@ fn measure(
                     start: String::new(),
                 };
                 let started = Instant::now();
-                let result = chess::run_config(&source, &config.search_config(false), depth, budget);
+                let result =
+                    chess::run_config(&source, &config.search_config(false), depth, budget);
                 budget.check().map_err(|message| BadParameter {
                     message,
                     parameter: None,

@@ -118,7 +118,9 @@ fn handle(request: Request, limit: Duration) {
         let target = request.url().to_string();
         let (budget, watchdog) = budget(limit);
         let reply = catch_unwind(AssertUnwindSafe(|| api::answer(&target, &budget)))
-            .unwrap_or_else(|_| Reply::error(500, "internal error (the lab goes on serving)", None));
+            .unwrap_or_else(|_| {
+                Reply::error(500, "internal error (the lab goes on serving)", None)
+            });
         drop(watchdog);
         reply
     };
@@ -174,7 +176,10 @@ fn open_browser(address: &str) {
         .stderr(Stdio::null())
         .spawn();
     match started {
-        Ok(_) => println!("lab: asked the system's browser to open {address} ({})", opener[0]),
+        Ok(_) => println!(
+            "lab: asked the system's browser to open {address} ({})",
+            opener[0]
+        ),
         Err(e) => println!(
             "lab: no browser could be started ({}: {e}); open {address} yourself",
             opener[0]

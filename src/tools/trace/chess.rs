@@ -340,8 +340,13 @@ pub fn trace_within(
     // full-width tree.
     for pending in &observer.stubs {
         let depth = pending.depth.max(1) as u32;
-        let totals =
-            full_tree_within(&pending.parent, &pending.history, depth, &pending.moves, budget);
+        let totals = full_tree_within(
+            &pending.parent,
+            &pending.history,
+            depth,
+            &pending.moves,
+            budget,
+        );
         budget.check()?;
         let node = &mut observer.rec.nodes[pending.stub];
         if let Some(stub) = node.stub.as_mut() {

@@ -521,10 +521,7 @@ pub fn build_within(args: &TraceArgs, request: &Request, budget: &Budget) -> Res
             } else {
                 format!("{} + {}", source.start, source.moves_san.join(" "))
             };
-            trace.title = format!(
-                "{} on {from}",
-                chess::algorithm_name(chess_request.config)
-            );
+            trace.title = format!("{} on {from}", chess::algorithm_name(chess_request.config));
             trace.header = format!(
                 "{} to move · depth {} · {eval} evaluation · {} nodes visited · {} steps",
                 if source.position.turn() == shakmaty::Color::White {

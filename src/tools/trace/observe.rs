@@ -296,7 +296,11 @@ impl ChessObserver {
 
     fn window_text(&self, ply: usize, alpha: Value, beta: Value) -> String {
         let (a, b) = (self.view(ply, alpha), self.view(ply, beta));
-        let (low, high) = if ply.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let (low, high) = if ply.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let format = self.rec.format();
         format!("({}, {})", format.show(low), format.show(high))
     }
@@ -318,7 +322,15 @@ impl ChessObserver {
 
     /// Flags the enter step of a child (`node`, at `ply`, under the open node `parent`) with
     /// what caused it, if anything did.
-    fn flag_child(&mut self, node: usize, ply: usize, parent: usize, depth: i32, alpha: Value, beta: Value) {
+    fn flag_child(
+        &mut self,
+        node: usize,
+        ply: usize,
+        parent: usize,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+    ) {
         let kind = self.kinds[node];
         let (parent_node, parent_depth, parent_ply) = {
             let f = &self.stack[parent];
@@ -480,12 +492,16 @@ impl ChessObserver {
             Technique::ReverseFutility => format!(
                 "Reverse futility: the static evaluation {value} stays beyond {} by more than the margin {} with {} left, so the node returns at once, without searching its {moves}.",
                 self.far_bound(ply, detail.bound),
-                self.rec.format().show(Score::Value(i64::from(detail.amount))),
+                self.rec
+                    .format()
+                    .show(Score::Value(i64::from(detail.amount))),
                 tech::plies(frame.depth)
             ),
             Technique::Futility => format!(
                 "Futility: the quiet move {mv} cannot lift the static evaluation {value} plus the margin {} past {}; it is skipped.",
-                self.rec.format().show(Score::Value(i64::from(detail.amount))),
+                self.rec
+                    .format()
+                    .show(Score::Value(i64::from(detail.amount))),
                 self.near_bound(ply, detail.bound)
             ),
             Technique::LateMovePruning => format!(
@@ -664,7 +680,11 @@ impl Observer for ChessObserver {
         };
         let score = self.view(ply, value);
         self.rec.leaf(node, score, line, Some(&why));
-        let flagged = self.rec.steps().last().is_some_and(|s| s.technique.is_some());
+        let flagged = self
+            .rec
+            .steps()
+            .last()
+            .is_some_and(|s| s.technique.is_some());
         if kind == LeafKind::Horizon && self.quiescence && self.engine && !flagged {
             let counted = self.take_pending(ply, |t| t == Technique::Quiescence);
             let text = match counted {
@@ -674,7 +694,12 @@ impl Observer for ChessObserver {
                     self.show(ply, value),
                     detail.amount
                 ),
-                None => self.rec.steps().last().map(|s| s.text.clone()).unwrap_or_default(),
+                None => self
+                    .rec
+                    .steps()
+                    .last()
+                    .map(|s| s.text.clone())
+                    .unwrap_or_default(),
             };
             self.rec.flag_last(tech::QUIESCENCE.name, text, None);
         }

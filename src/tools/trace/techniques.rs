@@ -23,7 +23,12 @@ pub struct Info {
     pub line: u32,
 }
 
-const fn info(name: &'static str, label: &'static str, line: u32, description: &'static str) -> Info {
+const fn info(
+    name: &'static str,
+    label: &'static str,
+    line: u32,
+    description: &'static str,
+) -> Info {
     Info {
         name,
         label,
@@ -217,10 +222,7 @@ pub fn cuts_the_node(technique: Technique) -> bool {
 
 /// Whether a technique skips one move.
 pub fn skips_a_move(technique: Technique) -> bool {
-    matches!(
-        technique,
-        Technique::Futility | Technique::LateMovePruning
-    )
+    matches!(technique, Technique::Futility | Technique::LateMovePruning)
 }
 
 /// The engine as it plays, in pseudocode: the lines each step and technique light.
