@@ -281,18 +281,12 @@ pub struct ChessRequest {
 /// Traces the engine's search of `request`: nodes, steps, iterations (with the full-width
 /// totals) and the search's own result, for checking.
 pub fn trace(request: &ChessRequest) -> (Trace, SearchResult) {
-    match trace_within(request, &Budget::unlimited()) {
-        Ok(traced) => traced,
-        // An unlimited budget is never spent; stay total all the same.
-        Err(_) => unreachable_trace(request),
-    }
-}
-
-fn unreachable_trace(request: &ChessRequest) -> (Trace, SearchResult) {
-    let result = search(request);
-    let code = pseudocode(request.config);
-    let trace = super::assemble(Vec::new(), Vec::new(), Vec::new(), code, value_format());
-    (trace, result)
+    trace_within(request, &Budget::unlimited()).unwrap_or_else(|_| {
+        // An unlimited budget is never spent: this is not reached; stay total all the same.
+        let code = pseudocode(request.config);
+        let empty = super::assemble(Vec::new(), Vec::new(), Vec::new(), code, value_format());
+        (empty, search(request))
+    })
 }
 
 /// How chess values are written: centipawns, with the engine's mate scores.

@@ -363,7 +363,7 @@ impl ChessObserver {
                     self.near_bound(ply, alpha)
                 ),
             )),
-            NodeKind::Move(mv) => self.flag_move(node, parent, mv, &name, depth, alpha, beta),
+            NodeKind::Move(mv) => self.flag_move(parent, mv, &name, depth, alpha, beta),
             NodeKind::Other => None,
         };
         if let Some((info, text)) = flag {
@@ -372,10 +372,8 @@ impl ChessObserver {
     }
 
     /// The flag of a child reached by `mv`: a re-search, a reduction or a null window.
-    #[allow(clippy::too_many_arguments)]
     fn flag_move(
         &mut self,
-        node: usize,
         parent: usize,
         mv: Move,
         name: &str,
@@ -430,7 +428,6 @@ impl ChessObserver {
                 )
             });
         }
-        let _ = node;
         if let Some((Technique::LateMoveReduction, detail)) = announced {
             return Some((
                 tech::LMR,
