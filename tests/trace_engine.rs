@@ -2,7 +2,8 @@
 //! move are the engine's own `go depth D` (the UCI binary, same evaluation, fresh table), and
 //! the steps flagged with a technique sit where the technique acted: a null-move cut-off right
 //! after a null-move search that held, an LMR or PVS re-search as the same move searched again
-//! deeper or wider, an aspiration fail as the root searched again within its iteration.
+//! deeper or wider, an aspiration fail as the root searched again within its iteration, a
+//! table cut-off at a node that searched no move.
 
 mod common;
 
@@ -97,16 +98,22 @@ fn flagged_steps_sit_where_their_technique_acted() {
             .find(|t| t.name == name)
             .map_or(0, |t| t.count)
     };
-    // This search has null-move cut-offs, LMR and PVS re-searches and an aspiration fail high
-    // (measured: 27, 19, 4 and 1); the counts are the flagged steps.
+    // This search has null-move cut-offs, LMR and PVS re-searches, an aspiration fail high
+    // and table cut-offs (measured: 27, 19, 4, 1 and 59); the counts are the flagged steps.
     for name in [
         "null-move",
         "null-move-cutoff",
+        "lmr",
         "lmr-research",
         "pvs-research",
         "aspiration-fail-high",
         "null-window",
         "quiescence",
+        "tt-cutoff",
+        "reverse-futility",
+        "futility",
+        "late-move-pruning",
+        "check-extension",
     ] {
         assert!(count(name) > 0, "no {name} in the trace");
         let flagged = trace
@@ -168,10 +175,9 @@ fn flagged_steps_sit_where_their_technique_acted() {
 }
 
 #[test]
-#[ignore = "needs the search to report TT cut-offs through Observer::technique (search/alphabeta.rs step 5)"]
 fn a_tt_cutoff_is_flagged_where_the_table_answered() {
-    // A second search of the same subtree: with a table, depth 4 answers transposed nodes
-    // from it. Each flagged step must be a cut-off of a node with no searched child.
+    // Iterative deepening fills the table; depth 4 answers transposed nodes from it. Each
+    // flagged step is a cut-off of a node that searched no move, right before its return.
     let trace = engine_trace(FENS[0], 4);
     let cutoffs: Vec<_> = trace
         .steps
@@ -183,5 +189,18 @@ fn a_tt_cutoff_is_flagged_where_the_table_answered() {
         assert_eq!(step.kind, StepKind::Cutoff);
         let node = &trace.nodes[step.node];
         assert!(node.children.iter().all(|&c| trace.nodes[c].stub.is_some()));
+        assert!(
+            step.text
+                .starts_with("Transposition table: this position was searched before")
+        );
     }
+    // A pruned move is one stub of one move, and the node goes on.
+    let futile = trace
+        .steps
+        .iter()
+        .find(|s| s.technique == Some("futility"))
+        .unwrap();
+    assert_eq!(futile.kind, StepKind::Prune);
+    let stub = futile.skipped.as_ref().unwrap()[0];
+    assert_eq!(trace.nodes[stub].stub.unwrap().moves, 1);
 }

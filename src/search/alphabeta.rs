@@ -16,8 +16,8 @@ use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
-use super::heuristics;
-use super::observer::{LeafKind, Observer};
+use super::history;
+use super::observer::{LeafKind, Observer, Technique};
 use super::ordering::{self, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
@@ -86,6 +86,7 @@ impl<O: Observer> Worker<'_, O> {
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
+                self.observer.technique(ply, Technique::MateDistance);
                 return alpha;
             }
         }
@@ -94,7 +95,12 @@ impl<O: Observer> Worker<'_, O> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             self.stats.leaves += 1;
             let value = if config.quiescence && ply < MAX_PLY - 1 {
-                self.quiesce_node(pos, alpha, beta, ply)
+                let before = self.stats.qnodes;
+                let value = self.quiesce_node(pos, alpha, beta, ply);
+                let nodes = self.stats.qnodes - before;
+                self.observer
+                    .technique(ply, Technique::Quiescence { nodes });
+                value
             } else {
                 self.evaluate(pos, ply)
             };
@@ -131,6 +137,13 @@ impl<O: Observer> Worker<'_, O> {
                 };
                 if usable {
                     self.stats.tt_cutoffs += 1;
+                    self.observer.technique(
+                        ply,
+                        Technique::TableCutoff {
+                            value: stored,
+                            stored_depth: entry.depth,
+                        },
+                    );
                     return stored;
                 }
             }
@@ -211,6 +224,13 @@ impl<O: Observer> Worker<'_, O> {
             && !score::is_decisive(beta)
             && static_eval - params::RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
+            self.observer.technique(
+                ply,
+                Technique::ReverseFutility {
+                    eval: static_eval,
+                    margin: params::RFP_MARGIN * (depth - i32::from(improving)),
+                },
+            );
             return static_eval;
         }
 
@@ -249,12 +269,21 @@ impl<O: Observer> Worker<'_, O> {
                 return DRAW;
             }
             if score >= beta {
+                self.observer.technique(
+                    ply,
+                    Technique::NullMoveCutoff {
+                        value: score,
+                        reduction,
+                    },
+                );
                 return if score::is_decisive(score) {
                     beta
                 } else {
                     score
                 };
             }
+            self.observer
+                .technique(ply, Technique::NullMoveFailed { value: score });
         }
 
         // Step 8b. ProbCut: if a capture that wins enough material by SEE still beats beta
@@ -298,6 +327,7 @@ impl<O: Observer> Worker<'_, O> {
         if features.iir && hash_move == 0 && depth >= params::IIR_MIN_DEPTH && (pv_node || cut_node)
         {
             depth -= 1;
+            self.observer.technique(ply, Technique::InternalReduction);
         }
 
         // Step 10. The hash move is tried before any move generation (it often refutes at
@@ -343,7 +373,17 @@ impl<O: Observer> Worker<'_, O> {
                 }
                 if value < singular_beta {
                     singular_extension = 1;
+                    if let Some(mv) = staged_hash {
+                        self.observer
+                            .technique(ply, Technique::SingularExtension { mv });
+                    }
                 } else if singular_beta >= beta {
+                    self.observer.technique(
+                        ply,
+                        Technique::MultiCut {
+                            value: singular_beta,
+                        },
+                    );
                     return singular_beta;
                 } else if tt_score >= beta {
                     singular_extension = -1;
@@ -407,7 +447,7 @@ impl<O: Observer> Worker<'_, O> {
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
-            let moved = heuristics::piece_to(pos.turn(), mv);
+            let moved = history::piece_to(pos.turn(), mv);
 
             // Late move pruning: near the leaves, quiet moves this late rarely matter.
             if features.late_move_pruning
@@ -419,6 +459,13 @@ impl<O: Observer> Worker<'_, O> {
                 && best > -score::TB_WIN_BOUND
                 && quiets_tried.len() >= params::lmp_threshold(depth, improving)
             {
+                self.observer.technique(
+                    ply,
+                    Technique::LateMovePruning {
+                        mv,
+                        tried: quiets_tried.len(),
+                    },
+                );
                 continue;
             }
 
@@ -434,6 +481,8 @@ impl<O: Observer> Worker<'_, O> {
                 && self.quiet_history(pos.turn(), mv, packed, ply)
                     < -params::HISTORY_PRUNE_PER_DEPTH * depth
             {
+                self.observer
+                    .technique(ply, Technique::HistoryPruning { mv });
                 continue;
             }
 
@@ -454,6 +503,14 @@ impl<O: Observer> Worker<'_, O> {
                 && !score::is_decisive(alpha)
                 && static_eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth <= alpha
             {
+                self.observer.technique(
+                    ply,
+                    Technique::Futility {
+                        mv,
+                        eval: static_eval,
+                        margin: params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * depth,
+                    },
+                );
                 continue;
             }
 
@@ -473,6 +530,10 @@ impl<O: Observer> Worker<'_, O> {
             };
 
             let mut extension = i32::from(features.check_extension && gives_check);
+            if extension > 0 {
+                self.observer
+                    .technique(ply, Technique::CheckExtension { mv });
+            }
             if packed == hash_move {
                 extension = if singular_extension > 0 {
                     1
@@ -517,11 +578,18 @@ impl<O: Observer> Worker<'_, O> {
                 } else {
                     (-beta, -alpha)
                 };
+                if reduction > 0 {
+                    self.observer
+                        .technique(ply, Technique::Reduced { mv, reduction });
+                }
                 let mut score = -self.negamax(&child, new_depth - reduction, lo, hi, ply + 1, true);
                 if score > alpha && reduction > 0 && !self.aborted {
+                    self.observer
+                        .technique(ply, Technique::ReducedResearch { mv });
                     score = -self.negamax(&child, new_depth, lo, hi, ply + 1, !cut_node);
                 }
                 if features.pvs && score > alpha && score < beta && !self.aborted {
+                    self.observer.technique(ply, Technique::PvsResearch { mv });
                     // A new best move: let the other threads join its full-window search.
                     self.shared.searching.unmark(mark.take());
                     score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
@@ -601,34 +669,5 @@ impl<O: Observer> Worker<'_, O> {
             self.update_correction(pos, depth, static_eval, best);
         }
         best
-    }
-
-    /// Probes the tablebases at a node reached by a capture or a pawn move: with at most
-    /// `tb_pieces` pieces, no castling rights, and (at exactly the piece limit) a remaining
-    /// depth of at least `SyzygyProbeDepth`. Returns the tablebase score at `ply` and what it
-    /// bounds. With `Syzygy50MoveRule`, a win the 50-move rule spoils (and a loss it saves)
-    /// scores as a draw, nudged by 2 centipawns.
-    #[cold]
-    fn probe_tablebase(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-    ) -> Option<(Value, Bound)> {
-        let syzygy = self.search.config.syzygy.as_ref()?;
-        let pieces = pos.board().occupied().count();
-        if pieces > self.tb_pieces || (pieces == self.tb_pieces && depth < syzygy.probe_depth) {
-            return None;
-        }
-        let wdl = syzygy.tables.probe_wdl(pos.chess())? as i32;
-        self.stats.tb_hits += 1;
-        let draw = i32::from(syzygy.rule50);
-        Some(if wdl < -draw {
-            (score::tb_loss_in(ply), Bound::Upper)
-        } else if wdl > draw {
-            (score::tb_win_in(ply), Bound::Lower)
-        } else {
-            (DRAW + 2 * wdl * draw, Bound::Exact)
-        })
     }
 }

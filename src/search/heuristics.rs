@@ -8,8 +8,9 @@
 //! history), the two killers, the countermove, quiet moves by history plus continuation
 //! history, then losing captures. The lab's orders (`MoveOrder`) bypass all of this.
 
-use shakmaty::{Board, Color, Move};
+use shakmaty::{Color, Move};
 
+use super::history::{ContinuationHistory, piece_to};
 use super::observer::Observer;
 use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical};
 use super::params;
@@ -28,35 +29,6 @@ const COUNTERMOVE: i32 = KILLER_FIRST - 2;
 const BAD_CAPTURE: i32 = -(1 << 24);
 /// Capture ordering: MVV-LVA points weigh this much against capture history.
 const MVV_LVA_WEIGHT: i32 = 1024;
-
-/// Rows of the continuation and capture histories: 0 (no move) and 12 pieces x 64 squares.
-pub(super) const PIECE_TO: usize = 1 + 12 * 64;
-/// Entries per side of the correction history (a power of two).
-pub(super) const CORRECTION_SIZE: usize = 1 << 14;
-/// Correction history: units per centipawn.
-const CORRECTION_GRAIN: i32 = 256;
-/// Correction history: largest correction, in centipawns.
-const CORRECTION_MAX: i32 = 64;
-
-/// The continuation-history index of `mv` played by `us`: the moving piece and the target
-/// square, 1..=768 (0 stands for no move).
-#[inline]
-pub(super) fn piece_to(us: Color, mv: Move) -> u16 {
-    let piece = us as u16 * 6 + mv.role() as u16 - 1;
-    1 + piece * 64 + mv.to() as u16
-}
-
-/// Index of the pawn structure in the correction history.
-#[inline]
-fn pawn_index(board: &Board) -> usize {
-    let pawns = board.pawns();
-    let white = (pawns & board.white()).0;
-    let black = (pawns & board.black()).0;
-    let hash =
-        white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    (hash.rotate_left(32).wrapping_mul(0x1656_67b1_9e37_79f9) >> 50) as usize
-        & (CORRECTION_SIZE - 1)
-}
 
 impl<O: Observer> Worker<'_, O> {
     /// Orders the moves of a node: hash move, captures (losing ones last when SEE is on),
@@ -80,7 +52,7 @@ impl<O: Observer> Worker<'_, O> {
         let killers = self.plies[ply].killers;
         let previous = self.plies[ply - 1].current;
         let countermove = if features.countermove && previous != 0 && previous != NULL_MOVE {
-            self.learned.countermoves[usize::from(previous & 0xfff)]
+            self.learned.countermoves.get(usize::from(previous))
         } else {
             0
         };
@@ -92,8 +64,7 @@ impl<O: Observer> Worker<'_, O> {
             } else if is_tactical(mv) {
                 let mut mvv_lva = ordering::mvv_lva_score(mv);
                 if features.capture_history {
-                    mvv_lva = mvv_lva * MVV_LVA_WEIGHT
-                        + i32::from(self.learned.captures[capture_index(us, mv)]) / 2;
+                    mvv_lva = mvv_lva * MVV_LVA_WEIGHT + self.learned.captures.get(us, mv) / 2;
                 }
                 if !features.see || see_non_negative(pos, mv) {
                     GOOD_CAPTURE + mvv_lva
@@ -139,7 +110,7 @@ impl<O: Observer> Worker<'_, O> {
         rows: Option<[usize; 2]>,
     ) -> (i32, i32) {
         let butterfly = if self.features.history {
-            self.learned.history[side as usize][usize::from(packed & 0xfff)]
+            self.learned.butterfly.get(side, usize::from(packed))
         } else {
             0
         };
@@ -191,7 +162,7 @@ impl<O: Observer> Worker<'_, O> {
         }
         let row = |back: usize| {
             if ply >= back {
-                usize::from(self.plies[ply - back].moved) * PIECE_TO
+                ContinuationHistory::row(self.plies[ply - back].moved)
             } else {
                 0
             }
@@ -203,7 +174,7 @@ impl<O: Observer> Worker<'_, O> {
     fn continuation_score(&self, rows: [usize; 2], index: u16) -> i32 {
         rows.iter()
             .filter(|&&row| row != 0)
-            .map(|&row| i32::from(self.learned.continuation[row + usize::from(index)]))
+            .map(|&row| self.learned.continuation.get(row, index))
             .sum()
     }
 
@@ -214,9 +185,9 @@ impl<O: Observer> Worker<'_, O> {
             return;
         }
         let bonus = params::history_bonus(depth);
-        apply_history16(&mut self.learned.captures[capture_index(us, mv)], bonus);
+        self.learned.captures.update(us, mv, bonus);
         for &other in tried {
-            apply_history16(&mut self.learned.captures[capture_index(us, other)], -bonus);
+            self.learned.captures.update(us, other, -bonus);
         }
     }
 
@@ -227,7 +198,7 @@ impl<O: Observer> Worker<'_, O> {
         }
         let bonus = params::history_bonus(depth);
         for &other in tried {
-            apply_history16(&mut self.learned.captures[capture_index(us, other)], -bonus);
+            self.learned.captures.update(us, other, -bonus);
         }
     }
 
@@ -237,8 +208,8 @@ impl<O: Observer> Worker<'_, O> {
         if !self.features.correction_history || score::is_decisive(raw) {
             return raw;
         }
-        let entry = self.learned.correction[correction_index(pos)];
-        (raw + entry / CORRECTION_GRAIN).clamp(-score::TB_WIN_BOUND + 1, score::TB_WIN_BOUND - 1)
+        let correction = self.learned.correction.get(pos.board(), pos.turn());
+        (raw + correction).clamp(-score::TB_WIN_BOUND + 1, score::TB_WIN_BOUND - 1)
     }
 
     /// A node searched to `depth` found `best` where the corrected static evaluation said
@@ -253,12 +224,9 @@ impl<O: Observer> Worker<'_, O> {
         if !self.features.correction_history || score::is_decisive(best) {
             return;
         }
-        let index = correction_index(pos);
-        let entry = &mut self.learned.correction[index];
-        let weight = (depth + 1).min(16);
-        let target = (best - static_eval) * CORRECTION_GRAIN;
-        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        self.learned
+            .correction
+            .update(pos.board(), pos.turn(), depth, best - static_eval);
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and countermove, raise its
@@ -279,56 +247,24 @@ impl<O: Observer> Worker<'_, O> {
         }
         let previous = self.plies[ply - 1].current;
         if features.countermove && previous != 0 && previous != NULL_MOVE {
-            self.learned.countermoves[usize::from(previous & 0xfff)] = packed;
+            self.learned.countermoves.set(usize::from(previous), packed);
         }
         let bonus = params::history_bonus(depth);
         if features.history {
-            let table = &mut self.learned.history[side as usize];
-            apply_history(&mut table[usize::from(packed & 0xfff)], bonus);
+            let table = &mut self.learned.butterfly;
+            table.update(side, usize::from(packed), bonus);
             for &(other, _) in tried {
-                apply_history(&mut table[usize::from(other & 0xfff)], -bonus);
+                table.update(side, usize::from(other), -bonus);
             }
         }
         if let Some(rows) = self.continuation_rows(ply) {
+            let table = &mut self.learned.continuation;
             for row in rows.into_iter().filter(|&row| row != 0) {
-                apply_history16(
-                    &mut self.learned.continuation[row + usize::from(moved)],
-                    bonus,
-                );
+                table.update(row, moved, bonus);
                 for &(_, other) in tried {
-                    apply_history16(
-                        &mut self.learned.continuation[row + usize::from(other)],
-                        -bonus,
-                    );
+                    table.update(row, other, -bonus);
                 }
             }
         }
     }
-}
-
-/// The capture-history index of a capture or promotion by `us`.
-#[inline]
-fn capture_index(us: Color, mv: Move) -> usize {
-    usize::from(piece_to(us, mv)) * 8 + mv.capture().map_or(0, |role| role as usize)
-}
-
-/// The correction-history index of the position's side to move and pawn structure.
-#[inline]
-fn correction_index(pos: &Position) -> usize {
-    pos.turn() as usize * CORRECTION_SIZE + pawn_index(pos.board())
-}
-
-/// `apply_history` for the 16-bit tables.
-#[inline]
-fn apply_history16(entry: &mut i16, bonus: i32) {
-    let mut value = i32::from(*entry);
-    apply_history(&mut value, bonus);
-    *entry = value as i16;
-}
-
-/// History update with gravity: values stay within `±HISTORY_MAX` and recent results weigh
-/// more than old ones.
-#[inline]
-fn apply_history(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / params::HISTORY_MAX;
 }

@@ -1,6 +1,6 @@
 //! What the search learns about moves and evaluations, kept from one search to the next: the
-//! history of quiet moves, the countermoves, the continuation and capture histories and the
-//! correction history (how each is used is in `heuristics.rs`).
+//! tables of `history.rs` (quiet moves, countermoves, continuation, captures, corrections),
+//! one set per thread (how each is used is in `heuristics.rs`).
 //!
 //! A search starts with empty tables unless it is given a `HistoryStore`, which hands each
 //! thread the tables its predecessor of the same index left, as Stockfish keeps them between
@@ -10,34 +10,29 @@
 
 use std::sync::Mutex;
 
-use super::heuristics::{CORRECTION_SIZE, PIECE_TO};
-use super::tt::PackedMove;
+use super::history::{
+    ButterflyHistory, CaptureHistory, ContinuationHistory, CorrectionHistory, Countermoves,
+};
 
 /// The learned tables of one thread.
+#[derive(Clone, Default)]
 pub struct Histories {
-    /// History of quiet moves: `[side][from * 64 + to]`.
-    pub(super) history: Vec<[i32; 4096]>,
-    /// Quiet move that refuted each previous move: `[previous from * 64 + to]`.
-    pub(super) countermoves: Vec<PackedMove>,
-    /// Continuation history: `[earlier piece-to][piece-to]` for the move one or two plies
-    /// earlier and the quiet move now.
-    pub(super) continuation: Vec<i16>,
-    /// Capture history: `[piece-to][captured role]`.
-    pub(super) captures: Vec<i16>,
-    /// Correction history: `[side][pawn-structure hash]`, in 1/256 centipawn.
-    pub(super) correction: Vec<i32>,
+    /// History of quiet moves by side and from-to squares.
+    pub(super) butterfly: ButterflyHistory,
+    /// Quiet move that refuted each previous move.
+    pub(super) countermoves: Countermoves,
+    /// Continuation history: a quiet move after the move one or two plies earlier.
+    pub(super) continuation: ContinuationHistory,
+    /// Capture history: a capture by piece, target square and victim.
+    pub(super) captures: CaptureHistory,
+    /// Correction history: the static evaluation's error by side and pawn structure.
+    pub(super) correction: CorrectionHistory,
 }
 
 impl Histories {
     /// Empty tables (zeroed allocations: the pages come from the system as they are used).
     pub fn new() -> Box<Self> {
-        Box::new(Self {
-            history: vec![[0; 4096]; 2],
-            countermoves: vec![0; 4096],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
-            captures: vec![0; PIECE_TO * 8],
-            correction: vec![0; 2 * CORRECTION_SIZE],
-        })
+        Box::default()
     }
 }
 
@@ -54,7 +49,7 @@ impl HistoryStore {
         slots
             .get_mut(index)
             .and_then(Option::take)
-            .unwrap_or_else(Histories::new)
+            .unwrap_or_default()
     }
 
     /// Keeps thread `index`'s tables for the next search.
@@ -80,15 +75,15 @@ mod tests {
     fn tables_come_back_to_their_thread_until_cleared() {
         let store = HistoryStore::default();
         let mut first = store.take(1);
-        first.captures[5] = 42;
+        first.countermoves.set(5, 42);
         store.put(1, first);
-        assert_eq!(store.take(0).captures[5], 0);
+        assert_eq!(store.take(0).countermoves.get(5), 0);
         let again = store.take(1);
-        assert_eq!(again.captures[5], 42);
+        assert_eq!(again.countermoves.get(5), 42);
         // Taken means gone until it is put back.
-        assert_eq!(store.take(1).captures[5], 0);
+        assert_eq!(store.take(1).countermoves.get(5), 0);
         store.put(1, again);
         store.clear();
-        assert_eq!(store.take(1).captures[5], 0);
+        assert_eq!(store.take(1).countermoves.get(5), 0);
     }
 }

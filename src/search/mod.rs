@@ -15,6 +15,7 @@ mod alphabeta;
 pub mod features;
 mod heuristics;
 pub mod histories;
+pub mod history;
 pub mod level;
 pub mod observer;
 pub mod ordering;

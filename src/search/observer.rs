@@ -11,12 +11,11 @@
 //! Values are the search's own, in negamax form: from the side to move at the node, with
 //! `alpha` and `beta` the node's window. Plies count from the root (0).
 //!
-//! `technique` reports what a selective step did (a null-move cut-off, a futility prune, a
-//! late-move reduction, ...), with what it compared, so that the engine's trace can flag the
-//! step and explain it in a sentence. What the observer can see from `enter` and `leave`
-//! alone (the null-move search and the singular test as children, re-searches of the same
-//! move, aspiration re-searches of the root, null windows) it works out itself; `technique`
-//! carries the rest.
+//! Besides the textbook points, the engine's selective techniques report where they act
+//! (`Observer::technique`): a table cut-off, a null-move cut-off, a pruned move, a reduced
+//! move and its re-search, an extension, an aspiration window that failed. The trace of the
+//! engine as it plays (`brudno trace --algorithm engine`) shows each step with the technique
+//! that caused it.
 
 use shakmaty::Move;
 
@@ -34,64 +33,126 @@ pub enum LeafKind {
     NoMoves,
 }
 
-/// A selective step of the search, as `Observer::technique` reports it. Each names one
-/// technique of `search::features` (or the table, or quiescence) at the moment it acts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A selective technique acting at a node: what it did and the numbers that made it act.
+/// Moves are those of the node the event belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Technique {
-    /// The null-move search failed high: the node returns without searching its moves.
-    /// `value`: the null search's score; `bound`: beta; `amount`: the reduction R.
-    NullMoveCutoff,
-    /// Reverse futility: the static evaluation minus a margin is still at or above beta.
-    /// `value`: the static evaluation; `bound`: beta; `amount`: the margin (cp).
-    ReverseFutility,
-    /// Futility: the quiet move `mv` cannot lift the static evaluation plus a margin to alpha
-    /// and is skipped. `value`: the static evaluation; `bound`: alpha; `amount`: the margin.
-    Futility,
-    /// Late move pruning: the quiet move `mv` comes too late near the leaves and is skipped.
-    /// `amount`: the quiet moves already tried.
-    LateMovePruning,
-    /// Late move reduction: `mv` is searched `amount` plies shallower, with a null window.
-    LateMoveReduction,
-    /// The reduced search of `mv` beat alpha: it is searched again at full depth.
-    /// `value`: the reduced score; `bound`: alpha.
-    LmrResearch,
-    /// The null-window search of `mv` landed inside the window: it is searched again with
-    /// the full window. `value`: the null-window score; `bound`: alpha.
-    PvsResearch,
-    /// The root's aspiration window failed low: `value` <= `bound` (alpha); searched again.
-    AspirationFailLow,
-    /// The root's aspiration window failed high: `value` >= `bound` (beta); searched again.
-    AspirationFailHigh,
-    /// A stored result of enough depth answers the node. `value`: the stored score; `bound`:
-    /// the window edge it satisfies; `amount`: the stored depth.
-    TtCutoff,
-    /// The hash move `mv` is singular: every other move failed low against `bound`; it is
-    /// extended by `amount` plies (negative: reduced, the alternatives hold too).
-    SingularExtension,
-    /// Multi-cut: several moves beat the singular bound, which is above beta: the node
-    /// returns `value` at once.
-    MultiCut,
-    /// ProbCut: the capture `mv` still beats `bound` (beta plus a margin) in a reduced
-    /// search; the node returns `value`.
-    ProbCut,
-    /// Quiescence resolved the horizon: `value` after `amount` quiescence nodes.
-    Quiescence,
-    /// Mate-distance pruning: no line from here can beat a mate already found; `value`.
+    /// The transposition table held a bound deep enough to answer the node: `value` is
+    /// returned without searching a move.
+    TableCutoff {
+        /// The stored value, at this node.
+        value: Value,
+        /// The stored remaining depth (at least the node's).
+        stored_depth: i32,
+    },
+    /// Mate-distance pruning: a mate already found nearer the root makes the window empty.
     MateDistance,
-}
-
-/// What a technique compared or decided; the fields each technique uses are listed on
-/// `Technique`. Values are from the side to move at the node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Detail {
-    /// The move the step is about, if any.
-    pub mv: Option<Move>,
-    /// The value the step compared or returned.
-    pub value: Value,
-    /// The bound it compared with.
-    pub bound: Value,
-    /// A margin in centipawns, or plies of a reduction or extension, or a count.
-    pub amount: i32,
+    /// Reverse futility: the static evaluation less a margin is still at least beta.
+    ReverseFutility {
+        /// The static evaluation.
+        eval: Value,
+        /// The margin taken off it.
+        margin: Value,
+    },
+    /// Null move: the side to move passes and a search `reduction` plies shallower still
+    /// scores `value`, at least beta: the node is cut.
+    NullMoveCutoff {
+        /// The null-window search's value.
+        value: Value,
+        /// Plies taken off the depth (besides the one of the pass).
+        reduction: i32,
+    },
+    /// Null move tried, but passing fell below beta: the moves are searched.
+    NullMoveFailed {
+        /// The null-window search's value.
+        value: Value,
+    },
+    /// ProbCut: the capture `mv`, searched `reduction` plies shallower against a raised
+    /// bound, beats it: the node is cut.
+    ProbCut {
+        /// The capture.
+        mv: Move,
+        /// The value of the reduced search.
+        value: Value,
+        /// The raised bound (beta plus the ProbCut margin).
+        bound: Value,
+    },
+    /// Internal iterative reduction: without a hash move the node is searched a ply
+    /// shallower.
+    InternalReduction,
+    /// Singular extension: every other move fails low against a bound below the hash
+    /// move's stored value: the hash move `mv` is searched a ply deeper.
+    SingularExtension {
+        /// The hash move.
+        mv: Move,
+    },
+    /// Multi-cut: even without the hash move the node beats beta: cut.
+    MultiCut {
+        /// The bound the reduced search beat.
+        value: Value,
+    },
+    /// Check extension: `mv` gives check and is searched a ply deeper.
+    CheckExtension {
+        /// The checking move.
+        mv: Move,
+    },
+    /// Late move pruning: a late quiet move near the leaves is skipped.
+    LateMovePruning {
+        /// The skipped move.
+        mv: Move,
+        /// How many quiet moves were tried before it.
+        tried: usize,
+    },
+    /// History pruning: a quiet move the histories rate very badly is skipped.
+    HistoryPruning {
+        /// The skipped move.
+        mv: Move,
+    },
+    /// Futility pruning: a quiet move cannot lift the static evaluation plus a margin to
+    /// alpha, so it is skipped.
+    Futility {
+        /// The skipped move.
+        mv: Move,
+        /// The static evaluation.
+        eval: Value,
+        /// The margin added to it.
+        margin: Value,
+    },
+    /// Late move reduction: `mv` is searched `reduction` plies shallower with a null
+    /// window.
+    Reduced {
+        /// The reduced move.
+        mv: Move,
+        /// Plies taken off.
+        reduction: i32,
+    },
+    /// The reduced search of `mv` beat alpha: it is searched again at full depth.
+    ReducedResearch {
+        /// The move searched again.
+        mv: Move,
+    },
+    /// Principal variation search: the null-window search of `mv` landed inside the window,
+    /// so it is searched again with the full window.
+    PvsResearch {
+        /// The move searched again.
+        mv: Move,
+    },
+    /// The root's aspiration window `(alpha, beta)` failed: the value fell outside it and the
+    /// iteration is searched again with a wider window.
+    AspirationFailed {
+        /// The failed window's lower bound.
+        alpha: Value,
+        /// The failed window's upper bound.
+        beta: Value,
+        /// The value that fell outside.
+        value: Value,
+    },
+    /// Quiescence: at the horizon, captures are resolved (`nodes` nodes) before the static
+    /// evaluation is trusted.
+    Quiescence {
+        /// Nodes the quiescence search visited.
+        nodes: u64,
+    },
 }
 
 /// Watches a search; every method defaults to doing nothing.
@@ -131,9 +192,9 @@ pub trait Observer {
     #[inline(always)]
     fn leave(&mut self, _ply: usize, _value: Value) {}
 
-    /// A selective step acted at the node at `ply` (see `Technique` for what `detail` holds).
+    /// A selective technique acted at the node at `ply` (see `Technique`).
     #[inline(always)]
-    fn technique(&mut self, _ply: usize, _technique: Technique, _detail: Detail) {}
+    fn technique(&mut self, _ply: usize, _technique: Technique) {}
 }
 
 /// The observer of a search nobody watches: the engine as it plays.
@@ -141,3 +202,83 @@ pub trait Observer {
 pub struct Silent;
 
 impl Observer for Silent {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{Limits, Search, SearchConfig, SearchControl};
+
+    /// Counts each kind of technique event.
+    #[derive(Default)]
+    struct Counter {
+        table: u32,
+        null_cut: u32,
+        reduced: u32,
+        research: u32,
+        quiescence: u32,
+        pruned: u32,
+    }
+
+    impl Observer for Counter {
+        fn technique(&mut self, _ply: usize, technique: Technique) {
+            match technique {
+                Technique::TableCutoff { .. } => self.table += 1,
+                Technique::NullMoveCutoff { .. } => self.null_cut += 1,
+                Technique::Reduced { reduction, .. } => {
+                    assert!(reduction > 0);
+                    self.reduced += 1;
+                }
+                Technique::ReducedResearch { .. } => self.research += 1,
+                Technique::Quiescence { .. } => self.quiescence += 1,
+                Technique::LateMovePruning { .. } | Technique::Futility { .. } => self.pruned += 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// A real search of a middlegame reports the engine's techniques where they act, and
+    /// the observer changes nothing: the same nodes and move as the silent search.
+    #[test]
+    fn the_engine_reports_its_techniques() {
+        let position = Position::from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+            false,
+        )
+        .unwrap();
+        let limits = Limits::depth(8);
+        let config = SearchConfig::default();
+        let run = |observe: bool| {
+            let tt = TranspositionTable::new(4);
+            let control = SearchControl::default();
+            control.begin(false);
+            let search = Search {
+                position: &position,
+                history: &[],
+                limits: &limits,
+                config: &config,
+                tt: &tt,
+                control: &control,
+                histories: None,
+            };
+            if observe {
+                let (result, counter) = search.run_observed(Counter::default(), &mut |_| {});
+                (result.stats.nodes, result.best_move, Some(counter))
+            } else {
+                let result = search.run(&mut |_| {});
+                (result.stats.nodes, result.best_move, None)
+            }
+        };
+        let (nodes, best, counter) = run(true);
+        let (silent_nodes, silent_best, _) = run(false);
+        assert_eq!((nodes, best), (silent_nodes, silent_best));
+        let c = counter.unwrap();
+        assert!(c.table > 0, "table cut-offs");
+        assert!(c.null_cut > 0, "null-move cut-offs");
+        assert!(
+            c.reduced > c.research && c.research > 0,
+            "reductions and re-searches"
+        );
+        assert!(c.quiescence > 0 && c.pruned > 0, "quiescence and pruning");
+    }
+}

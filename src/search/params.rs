@@ -73,8 +73,6 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// Late move reductions: history points per ply of reduction removed or added.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// History: largest magnitude (the gravity formula keeps values within it).
-pub const HISTORY_MAX: i32 = 16_384;
 /// History: largest bonus for one cut-off.
 pub const HISTORY_MAX_BONUS: i32 = 1_200;
 

@@ -4,8 +4,8 @@
 //! would almost surely fail high as well, and the node is cut with a stored lower bound.
 //! Called from step 8b of `negamax` (alphabeta.rs) when the `probcut` switch is on.
 
-use super::heuristics;
-use super::observer::Observer;
+use super::history;
+use super::observer::{Observer, Technique};
 use super::ordering::{self, ScoredMoves};
 use super::params;
 use super::score;
@@ -48,7 +48,7 @@ impl<O: Observer> Worker<'_, O> {
             self.made_move(ply + 1, mv, pos.turn());
             self.keys.push(child.key());
             self.plies[ply].current = tt::pack_move(mv);
-            self.plies[ply].moved = heuristics::piece_to(pos.turn(), mv);
+            self.plies[ply].moved = history::piece_to(pos.turn(), mv);
             let mut value = -self.quiesce(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
             if value >= probcut_beta && !self.aborted {
                 value = -self.negamax(
@@ -66,6 +66,14 @@ impl<O: Observer> Worker<'_, O> {
             }
             if value >= probcut_beta {
                 self.stats.cutoffs += 1;
+                self.observer.technique(
+                    ply,
+                    Technique::ProbCut {
+                        mv,
+                        value,
+                        bound: probcut_beta,
+                    },
+                );
                 if self.search.config.hash_move {
                     self.search.tt.store(
                         pos.key(),

@@ -6,8 +6,8 @@
 use shakmaty::Move;
 
 use super::abdada::{self, Claim};
-use super::heuristics;
-use super::observer::Observer;
+use super::history;
+use super::observer::{Observer, Technique};
 use super::params;
 use super::score::{self, INFINITY};
 use super::tt::{self, Bound, TtEntry};
@@ -48,6 +48,16 @@ impl<O: Observer> Worker<'_, O> {
                     Bound::Exact
                 };
                 return (score, bound);
+            }
+            if score <= alpha || score >= beta {
+                self.observer.technique(
+                    0,
+                    Technique::AspirationFailed {
+                        alpha,
+                        beta,
+                        value: score,
+                    },
+                );
             }
             if score <= alpha {
                 // Fail low: widen downwards, pull beta in.
@@ -147,7 +157,7 @@ impl<O: Observer> Worker<'_, O> {
             let new_depth = depth - 1 + extension;
             self.keys.push(child.key());
             self.plies[0].current = tt::pack_move(mv);
-            self.plies[0].moved = heuristics::piece_to(root.turn(), mv);
+            self.plies[0].moved = history::piece_to(root.turn(), mv);
             let score = if !config.pruning {
                 -self.negamax(&child, new_depth, -INFINITY, INFINITY, 1, false)
             } else if index == pv_index || !self.features.pvs {
@@ -155,6 +165,7 @@ impl<O: Observer> Worker<'_, O> {
             } else {
                 let mut score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, true);
                 if score > alpha && score < beta && !self.aborted {
+                    self.observer.technique(0, Technique::PvsResearch { mv });
                     self.shared.searching.unmark(mark.take());
                     score = -self.negamax(&child, new_depth, -beta, -alpha, 1, false);
                 }

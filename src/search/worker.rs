@@ -58,7 +58,7 @@ pub(super) struct Ply {
     /// Two quiet moves that caused cut-offs at this ply.
     pub killers: [PackedMove; 2],
     /// The piece and target square of `current` for the continuation history
-    /// (`heuristics::piece_to`), 0 for none or a null move.
+    /// (`history::piece_to`), 0 for none or a null move.
     pub moved: u16,
     /// The move left out of this node's search (the singular-extension test), 0 for none.
     pub excluded: PackedMove,

@@ -16,10 +16,10 @@ use shakmaty::{Color, Move, Position as _};
 
 use super::model::{Node, Score, StepKind, Stub, Totals};
 use super::recorder::Recorder;
-use super::techniques::{self as tech, Info};
+use super::techniques::{self as tech, Effect, Info};
 use crate::eval::Value;
 use crate::position::Position;
-use crate::search::observer::{Detail, LeafKind, Observer, Technique};
+use crate::search::observer::{LeafKind, Observer, Technique};
 use crate::search::score::INFINITY;
 use crate::tools::epd::notation::san;
 
@@ -70,6 +70,8 @@ struct Frame {
     best: Value,
     /// A technique cut it (so its return needs no other explanation).
     cut: bool,
+    /// Moves a technique skipped (futility, late move pruning).
+    pruned: Vec<Move>,
 }
 
 /// The observer that records the engine's search.
@@ -93,7 +95,7 @@ pub struct ChessObserver {
     needs_root: bool,
     root: usize,
     /// A technique the search announced for the next node it enters (or the next leaf).
-    pending: Option<(usize, Technique, Detail)>,
+    pending: Option<(usize, Technique)>,
 }
 
 impl ChessObserver {
@@ -232,7 +234,7 @@ impl ChessObserver {
         f.pos
             .legal_moves()
             .into_iter()
-            .filter(|m| !searched.contains(m))
+            .filter(|m| !searched.contains(m) && !f.pruned.contains(m))
             .collect()
     }
 
@@ -242,29 +244,28 @@ impl ChessObserver {
         self.engine.then_some(info.line)
     }
 
-    /// The root entered again within its iteration: an aspiration window failed.
+    /// The root entered again within its iteration: an aspiration window failed (as the
+    /// search said, or as the root's last value shows).
     fn root_again(&mut self, depth: i32, alpha: Value, beta: Value) {
         let previous = self.entries[self.root];
-        let pending = self.take_pending(0, |t| {
-            matches!(
-                t,
-                Technique::AspirationFailLow | Technique::AspirationFailHigh
-            )
-        });
-        let value = pending.map_or(previous.value, |(_, d)| Some(d.value));
-        let Some(value) = value else { return };
-        let low = pending.map_or(value <= previous.alpha, |(t, _)| {
-            t == Technique::AspirationFailLow
-        });
+        let (was_alpha, was_beta, value) = match self.take_pending(0) {
+            Some(Technique::AspirationFailed { alpha, beta, value }) => (alpha, beta, value),
+            _ => match previous.value {
+                Some(value) => (previous.alpha, previous.beta, value),
+                None => return,
+            },
+        };
+        let low = value <= was_alpha;
+        if !low && value < was_beta {
+            return;
+        }
         let info = if low {
             tech::ASPIRATION_FAIL_LOW
-        } else if value >= previous.beta || pending.is_some() {
-            tech::ASPIRATION_FAIL_HIGH
         } else {
-            return;
+            tech::ASPIRATION_FAIL_HIGH
         };
         let (was, now) = (
-            self.window_text(0, previous.alpha, previous.beta),
+            self.window_text(0, was_alpha, was_beta),
             self.window_text(0, alpha, beta),
         );
         let text = format!(
@@ -305,17 +306,11 @@ impl ChessObserver {
         format!("({}, {})", format.show(low), format.show(high))
     }
 
-    /// The pending technique announced at `ply`, if it is one `wanted` accepts.
-    fn take_pending(
-        &mut self,
-        ply: usize,
-        wanted: impl Fn(Technique) -> bool,
-    ) -> Option<(Technique, Detail)> {
-        match self.pending {
-            Some((at, technique, detail)) if at == ply && wanted(technique) => {
-                self.pending = None;
-                Some((technique, detail))
-            }
+    /// The technique announced at `ply` for the next step, if any (taken: an announcement
+    /// holds for one step only).
+    fn take_pending(&mut self, ply: usize) -> Option<Technique> {
+        match self.pending.take() {
+            Some((at, technique)) if at == ply => Some(technique),
             _ => None,
         }
     }
@@ -389,26 +384,22 @@ impl ChessObserver {
             .checked_sub(2)
             .map(|i| siblings[i])
             .filter(|&p| self.kinds[p] == NodeKind::Move(mv));
-        let announced = self.take_pending(parent_ply, |t| {
-            matches!(
-                t,
-                Technique::LmrResearch | Technique::PvsResearch | Technique::LateMoveReduction
-            )
-        });
+        let announced = self.take_pending(parent_ply);
         if let Some(previous) = previous {
             let before = self.entries[previous];
             let wider = (beta - alpha) > (before.beta - before.alpha);
-            let technique = match announced {
-                Some((t @ (Technique::LmrResearch | Technique::PvsResearch), _)) => t,
-                _ if wider => Technique::PvsResearch,
-                _ if depth > before.depth => Technique::LmrResearch,
+            let pvs = match announced {
+                Some(Technique::PvsResearch { .. }) => true,
+                Some(Technique::ReducedResearch { .. }) => false,
+                _ if wider => true,
+                _ if depth > before.depth => false,
                 _ => return None,
             };
             let scored = before
                 .value
                 .map(|v| self.show(parent_ply + 1, v))
                 .unwrap_or_else(|| "?".to_string());
-            return Some(if technique == Technique::PvsResearch {
+            return Some(if pvs {
                 (
                     tech::PVS_RESEARCH,
                     format!(
@@ -428,12 +419,21 @@ impl ChessObserver {
                 )
             });
         }
-        if let Some((Technique::LateMoveReduction, detail)) = announced {
+        if let Some(Technique::Reduced { reduction, .. }) = announced {
             return Some((
                 tech::LMR,
                 format!(
                     "Late move reduction: {name} is a late quiet move, searched {} shallower ({} left) with a null window.",
-                    tech::plies(detail.amount),
+                    tech::plies(reduction),
+                    tech::plies(depth.max(0))
+                ),
+            ));
+        }
+        if let Some(Technique::CheckExtension { .. }) = announced {
+            return Some((
+                tech::CHECK_EXTENSION,
+                format!(
+                    "Check extension: {name} gives check, so it is searched a ply deeper ({} left).",
                     tech::plies(depth.max(0))
                 ),
             ));
@@ -453,92 +453,100 @@ impl ChessObserver {
     }
 
     /// A technique that ends the open node on top of the stack.
-    fn node_cut(&mut self, info: Info, value: Value, text: String) {
+    fn node_cut(&mut self, info: Info, value: Option<Value>, text: String) {
         let top = self.stack.len() - 1;
         let (node, ply) = (self.stack[top].node, self.stack[top].ply);
         self.stack[top].cut = true;
         let moves = self.unsearched(top);
         let stub = self.add_stub(top, moves).into_iter().collect();
         let line = self.line(info).unwrap_or(self.rec_cutoff_line());
-        let score = self.view(ply, value);
-        self.rec.technique(
-            StepKind::Cutoff,
-            node,
-            line,
-            Some(score),
-            (info.name, text),
-            stub,
-        );
+        let score = value.map(|v| self.view(ply, v));
+        self.rec
+            .technique(StepKind::Cutoff, node, line, score, (info.name, text), stub);
     }
 
     fn rec_cutoff_line(&self) -> u32 {
         self.rec.chess_leaf_lines().0
     }
 
-    /// The sentence of a technique the search reported at `ply`.
-    fn sentence(&self, ply: usize, technique: Technique, detail: Detail, frame: &Frame) -> String {
+    /// The sentence of a technique the search reported at the open node `frame` (at `ply`,
+    /// entered with the negamax window `window`).
+    fn sentence(&self, ply: usize, technique: Technique, frame: &Frame, beta: Value) -> String {
         let moves = tech::moves(frame.pos.legal_moves().len());
         let side = tech::side(frame.pos.turn() == Color::White);
-        let value = self.show(ply, detail.value);
-        let mv = detail.mv.map(|m| san(&frame.pos, m)).unwrap_or_default();
+        let cp = |v: Value| self.rec.format().show(Score::Value(i64::from(v)));
+        let mv = |m: shakmaty::Move| san(&frame.pos, m);
+        let near = self.current_near(frame.node);
         match technique {
-            Technique::NullMoveCutoff => format!(
-                "Null-move cut-off: even passing, {side} holds {value} against {}, so the node is cut without searching its {moves}.",
-                self.far_bound(ply, detail.bound)
+            Technique::TableCutoff {
+                value,
+                stored_depth,
+            } => format!(
+                "Transposition table: this position was searched before to depth {stored_depth}; its stored {} answers the window, so none of its {moves} is searched.",
+                self.show(ply, value)
             ),
-            Technique::ReverseFutility => format!(
-                "Reverse futility: the static evaluation {value} stays beyond {} by more than the margin {} with {} left, so the node returns at once, without searching its {moves}.",
-                self.far_bound(ply, detail.bound),
-                self.rec
-                    .format()
-                    .show(Score::Value(i64::from(detail.amount))),
+            Technique::MateDistance => {
+                "Mate distance: a mate found nearer the root beats anything here; the node returns at once."
+                    .to_string()
+            }
+            Technique::ReverseFutility { eval, margin } => format!(
+                "Reverse futility: the static evaluation {} stays beyond {} by more than the margin {} with {} left, so the node returns at once, without searching its {moves}.",
+                self.show(ply, eval),
+                self.far_bound(ply, beta),
+                cp(margin),
                 tech::plies(frame.depth)
             ),
-            Technique::Futility => format!(
-                "Futility: the quiet move {mv} cannot lift the static evaluation {value} plus the margin {} past {}; it is skipped.",
-                self.rec
-                    .format()
-                    .show(Score::Value(i64::from(detail.amount))),
-                self.near_bound(ply, detail.bound)
+            Technique::NullMoveCutoff { value, reduction } => format!(
+                "Null-move cut-off: even passing, {side} holds {} against {} in a search {} shallower, so the node is cut without searching its {moves}.",
+                self.show(ply, value),
+                self.far_bound(ply, beta),
+                tech::plies(reduction + 1)
             ),
-            Technique::LateMovePruning => format!(
-                "Late move pruning: {mv} is quiet and comes after {} quiet moves with {} left; it is skipped.",
-                detail.amount,
+            Technique::NullMoveFailed { value } => format!(
+                "Null move failed: passing, {side} gets only {} against {}: the threat is real, so the moves are searched.",
+                self.show(ply, value),
+                self.far_bound(ply, beta)
+            ),
+            Technique::ProbCut { mv: m, value, bound } => format!(
+                "ProbCut: the capture {} scores {} against the raised bound {} in a shallower search, so the node is cut without searching its {moves}.",
+                mv(m),
+                self.show(ply, value),
+                self.show(ply, bound)
+            ),
+            Technique::InternalReduction => format!(
+                "Internal iterative reduction: no hash move, this node was never searched before: it is searched a ply shallower ({} left).",
+                tech::plies((frame.depth - 1).max(0))
+            ),
+            Technique::SingularExtension { mv: m } => format!(
+                "Singular extension: every other move failed low in the singular test, so the hash move {} is searched a ply deeper.",
+                mv(m)
+            ),
+            Technique::MultiCut { value } => format!(
+                "Multi-cut: even without the hash move the node reaches {}, beyond {}: the node is cut.",
+                self.show(ply, value),
+                self.far_bound(ply, beta)
+            ),
+            Technique::LateMovePruning { mv: m, tried } => format!(
+                "Late move pruning: {} is quiet and comes after {tried} quiet moves with {} left; it is skipped.",
+                mv(m),
                 tech::plies(frame.depth)
             ),
-            Technique::TtCutoff => format!(
-                "Transposition table: this position was searched before to depth {}; its stored {value} answers the window, so none of its {moves} is searched.",
-                detail.amount
+            Technique::HistoryPruning { mv: m } => format!(
+                "History pruning: the history tables rate the quiet move {} very badly this near the leaves; it is skipped.",
+                mv(m)
             ),
-            Technique::SingularExtension if detail.amount < 0 => format!(
-                "Singular test: other moves hold too, so the hash move {mv} is searched {} shallower.",
-                tech::plies(-detail.amount)
+            Technique::Futility { mv: m, eval, margin } => format!(
+                "Futility: the quiet move {} cannot lift the static evaluation {} plus the margin {} past {near}; it is skipped.",
+                mv(m),
+                self.show(ply, eval),
+                cp(margin)
             ),
-            Technique::SingularExtension => format!(
-                "Singular extension: every other move stayed below {}, so the hash move {mv} is searched {} deeper.",
-                self.near_bound(ply, detail.bound),
-                tech::plies(detail.amount)
-            ),
-            Technique::MultiCut => format!(
-                "Multi-cut: several moves beat {} in the singular test, which is beyond the window: the node is cut.",
-                self.far_bound(ply, detail.bound)
-            ),
-            Technique::ProbCut => format!(
-                "ProbCut: the capture {mv} still beats {} in a shallower search, so the node is cut without searching its {moves}.",
-                self.far_bound(ply, detail.bound)
-            ),
-            Technique::MateDistance => format!(
-                "Mate distance: a mate found nearer the root beats anything here; the node returns {value} at once."
-            ),
-            Technique::Quiescence => format!(
-                "Quiescence: captures searched until the position is quiet, {value} after {} nodes.",
-                detail.amount
-            ),
-            Technique::LateMoveReduction
-            | Technique::LmrResearch
-            | Technique::PvsResearch
-            | Technique::AspirationFailLow
-            | Technique::AspirationFailHigh => tech::of(technique).description.to_string(),
+            Technique::CheckExtension { .. }
+            | Technique::Reduced { .. }
+            | Technique::ReducedResearch { .. }
+            | Technique::PvsResearch { .. }
+            | Technique::AspirationFailed { .. }
+            | Technique::Quiescence { .. } => tech::of(technique).description.to_string(),
         }
     }
 }
@@ -580,6 +588,7 @@ impl Observer for ChessObserver {
                 depth,
                 best: -INFINITY,
                 cut: false,
+                pruned: Vec::new(),
             });
             self.rec.enter(self.root, window.0, window.1);
             if self.engine {
@@ -588,6 +597,7 @@ impl Observer for ChessObserver {
             if again {
                 self.root_again(depth, alpha, beta);
             }
+            self.pending = None;
             self.entries[self.root] = Entry {
                 depth,
                 alpha,
@@ -648,9 +658,11 @@ impl Observer for ChessObserver {
             depth,
             best: -INFINITY,
             cut: false,
+            pruned: Vec::new(),
         });
         self.rec.enter(id, window.0, window.1);
         self.flag_child(id, ply, parent, depth, alpha, beta);
+        self.pending = None;
         self.entries[id] = Entry {
             depth,
             alpha,
@@ -682,16 +694,16 @@ impl Observer for ChessObserver {
             .steps()
             .last()
             .is_some_and(|s| s.technique.is_some());
+        let counted = self.take_pending(ply);
         if kind == LeafKind::Horizon && self.quiescence && self.engine && !flagged {
-            let counted = self.take_pending(ply, |t| t == Technique::Quiescence);
             let text = match counted {
-                Some((_, detail)) => format!(
-                    "Leaf {}: quiescence, captures searched until quiet: {} after {} nodes.",
+                Some(Technique::Quiescence { nodes }) => format!(
+                    "Leaf {}: quiescence, captures searched until quiet: {} after {nodes} {}.",
                     self.rec.nodes[node].path.clone().unwrap_or_default(),
                     self.show(ply, value),
-                    detail.amount
+                    if nodes == 1 { "node" } else { "nodes" }
                 ),
-                None => self
+                _ => self
                     .rec
                     .steps()
                     .last()
@@ -747,61 +759,79 @@ impl Observer for ChessObserver {
             && let Some(child_value) = self.entries[child].value
             && -child_value >= self.entries[node].beta
         {
-            let detail = Detail {
-                mv: None,
+            let beta = self.entries[node].beta;
+            let reduction = (frame.depth - 1 - self.entries[child].depth).max(0);
+            let technique = Technique::NullMoveCutoff {
                 value: -child_value,
-                bound: self.entries[node].beta,
-                amount: 0,
+                reduction,
             };
-            let text = self.sentence(ply, Technique::NullMoveCutoff, detail, frame);
-            self.node_cut(tech::NULL_MOVE_CUTOFF, -child_value, text);
+            let text = self.sentence(ply, technique, frame, beta);
+            self.node_cut(tech::NULL_MOVE_CUTOFF, Some(-child_value), text);
         }
+        self.pending = None;
         self.entries[node].value = Some(value);
         let score = self.view(ply, value);
         self.rec.ret(node, score);
         self.stack.pop();
     }
 
-    fn technique(&mut self, ply: usize, technique: Technique, detail: Detail) {
+    fn technique(&mut self, ply: usize, technique: Technique) {
         let Some(top) = self.stack.len().checked_sub(1) else {
             return;
         };
         let info = tech::of(technique);
-        if tech::cuts_the_node(technique) {
-            let text = self.sentence(ply, technique, detail, &self.stack[top]);
-            self.node_cut(info, detail.value, text);
-        } else if tech::skips_a_move(technique) {
-            let text = self.sentence(ply, technique, detail, &self.stack[top]);
-            let node = self.stack[top].node;
-            let stub = self
-                .add_stub(top, detail.mv.into_iter().collect())
-                .into_iter()
-                .collect();
-            let line = self.line(info).unwrap_or(self.rec_cutoff_line());
-            let score = self.view(ply, detail.value);
-            self.rec.technique(
-                StepKind::Prune,
-                node,
-                line,
-                Some(score),
-                (info.name, text),
-                stub,
-            );
-        } else if matches!(technique, Technique::SingularExtension) {
-            let text = self.sentence(ply, technique, detail, &self.stack[top]);
-            let node = self.stack[top].node;
-            let line = self.line(info).unwrap_or(self.rec_cutoff_line());
-            let score = self.view(ply, detail.value);
-            self.rec.technique(
-                StepKind::Technique,
-                node,
-                line,
-                Some(score),
-                (info.name, text),
-                Vec::new(),
-            );
-        } else {
-            self.pending = Some((ply, technique, detail));
+        let beta = self.entries[self.stack[top].node].beta;
+        let effect = tech::effect(technique);
+        if effect == Effect::Announces {
+            self.pending = Some((ply, technique));
+            return;
+        }
+        let text = self.sentence(ply, technique, &self.stack[top], beta);
+        let line = self.line(info).unwrap_or(self.rec_cutoff_line());
+        let node = self.stack[top].node;
+        match effect {
+            Effect::CutsTheNode => {
+                let value = match technique {
+                    Technique::TableCutoff { value, .. }
+                    | Technique::NullMoveCutoff { value, .. }
+                    | Technique::ProbCut { value, .. }
+                    | Technique::MultiCut { value } => Some(value),
+                    Technique::ReverseFutility { eval, .. } => Some(eval),
+                    _ => None,
+                };
+                self.node_cut(info, value, text);
+            }
+            Effect::SkipsAMove => {
+                let (mv, value) = match technique {
+                    Technique::Futility { mv, eval, .. } => (Some(mv), Some(eval)),
+                    Technique::LateMovePruning { mv, .. } | Technique::HistoryPruning { mv } => {
+                        (Some(mv), None)
+                    }
+                    _ => (None, None),
+                };
+                self.stack[top].pruned.extend(mv);
+                let stub = self
+                    .add_stub(top, mv.into_iter().collect())
+                    .into_iter()
+                    .collect();
+                let score = value.map(|v| self.view(ply, v));
+                self.rec
+                    .technique(StepKind::Prune, node, line, score, (info.name, text), stub);
+            }
+            Effect::Decides | Effect::Announces => {
+                let value = match technique {
+                    Technique::NullMoveFailed { value } => Some(self.view(ply, value)),
+                    _ => None,
+                };
+                self.rec.technique(
+                    StepKind::Technique,
+                    node,
+                    line,
+                    value,
+                    (info.name, text),
+                    Vec::new(),
+                );
+            }
         }
     }
 }

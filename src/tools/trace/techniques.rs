@@ -100,6 +100,34 @@ pub const PROBCUT: Info = info(
     12,
     "a good capture beats beta by a margin in a shallower search: the node is cut",
 );
+/// The null-move search fell below beta: the moves are searched after all.
+pub const NULL_MOVE_FAILED: Info = info(
+    "null-move-failed",
+    "null move failed",
+    10,
+    "passing fell below beta: the threat is real, so the moves are searched",
+);
+/// Internal iterative reduction.
+pub const IIR: Info = info(
+    "iir",
+    "internal iterative reduction",
+    13,
+    "a node with no hash move was never searched before: it is searched a ply shallower",
+);
+/// A check extension.
+pub const CHECK_EXTENSION: Info = info(
+    "check-extension",
+    "check extension",
+    15,
+    "a move that gives check is searched a ply deeper",
+);
+/// History pruning.
+pub const HISTORY_PRUNING: Info = info(
+    "history-pruning",
+    "history pruning",
+    16,
+    "near the leaves, a quiet move the history tables rate very badly is skipped",
+);
 /// The singular test entered.
 pub const SINGULAR_TEST: Info = info(
     "singular-test",
@@ -165,7 +193,7 @@ pub const PVS_RESEARCH: Info = info(
 );
 
 /// Every technique, in the order of the pseudocode.
-pub const ALL: [Info; 18] = [
+pub const ALL: [Info; 22] = [
     ASPIRATION_FAIL_LOW,
     ASPIRATION_FAIL_HIGH,
     MATE_DISTANCE,
@@ -174,11 +202,15 @@ pub const ALL: [Info; 18] = [
     REVERSE_FUTILITY,
     NULL_MOVE,
     NULL_MOVE_CUTOFF,
+    NULL_MOVE_FAILED,
     PROBCUT,
+    IIR,
     SINGULAR_TEST,
     SINGULAR_EXTENSION,
     MULTI_CUT,
+    CHECK_EXTENSION,
     LATE_MOVE_PRUNING,
+    HISTORY_PRUNING,
     FUTILITY,
     NULL_WINDOW,
     LMR,
@@ -186,43 +218,68 @@ pub const ALL: [Info; 18] = [
     PVS_RESEARCH,
 ];
 
-/// The trace's description of a technique the search reports.
+/// The trace's description of a technique the search reports (an aspiration fail is low or
+/// high by its value, which the observer decides).
 pub fn of(technique: Technique) -> Info {
     match technique {
-        Technique::NullMoveCutoff => NULL_MOVE_CUTOFF,
-        Technique::ReverseFutility => REVERSE_FUTILITY,
-        Technique::Futility => FUTILITY,
-        Technique::LateMovePruning => LATE_MOVE_PRUNING,
-        Technique::LateMoveReduction => LMR,
-        Technique::LmrResearch => LMR_RESEARCH,
-        Technique::PvsResearch => PVS_RESEARCH,
-        Technique::AspirationFailLow => ASPIRATION_FAIL_LOW,
-        Technique::AspirationFailHigh => ASPIRATION_FAIL_HIGH,
-        Technique::TtCutoff => TT_CUTOFF,
-        Technique::SingularExtension => SINGULAR_EXTENSION,
-        Technique::MultiCut => MULTI_CUT,
-        Technique::ProbCut => PROBCUT,
-        Technique::Quiescence => QUIESCENCE,
+        Technique::TableCutoff { .. } => TT_CUTOFF,
         Technique::MateDistance => MATE_DISTANCE,
+        Technique::ReverseFutility { .. } => REVERSE_FUTILITY,
+        Technique::NullMoveCutoff { .. } => NULL_MOVE_CUTOFF,
+        Technique::NullMoveFailed { .. } => NULL_MOVE_FAILED,
+        Technique::ProbCut { .. } => PROBCUT,
+        Technique::InternalReduction => IIR,
+        Technique::SingularExtension { .. } => SINGULAR_EXTENSION,
+        Technique::MultiCut { .. } => MULTI_CUT,
+        Technique::CheckExtension { .. } => CHECK_EXTENSION,
+        Technique::LateMovePruning { .. } => LATE_MOVE_PRUNING,
+        Technique::HistoryPruning { .. } => HISTORY_PRUNING,
+        Technique::Futility { .. } => FUTILITY,
+        Technique::Reduced { .. } => LMR,
+        Technique::ReducedResearch { .. } => LMR_RESEARCH,
+        Technique::PvsResearch { .. } => PVS_RESEARCH,
+        Technique::AspirationFailed { value, alpha, .. } if value <= alpha => ASPIRATION_FAIL_LOW,
+        Technique::AspirationFailed { .. } => ASPIRATION_FAIL_HIGH,
+        Technique::Quiescence { .. } => QUIESCENCE,
     }
 }
 
-/// Whether a technique ends its node at once (the node returns without searching its moves).
-pub fn cuts_the_node(technique: Technique) -> bool {
-    matches!(
-        technique,
-        Technique::NullMoveCutoff
-            | Technique::ReverseFutility
-            | Technique::TtCutoff
-            | Technique::MultiCut
-            | Technique::ProbCut
-            | Technique::MateDistance
-    )
+/// What a technique does to the trace: ends its node, skips one move, is a decision shown
+/// as a step of its own, or announces the next node entered (or the next leaf).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The node returns at once: its unsearched moves are skipped.
+    CutsTheNode,
+    /// One move is skipped.
+    SkipsAMove,
+    /// A step of its own at the node.
+    Decides,
+    /// Flags the next step: the next child entered, the root entered again, the next leaf.
+    Announces,
 }
 
-/// Whether a technique skips one move.
-pub fn skips_a_move(technique: Technique) -> bool {
-    matches!(technique, Technique::Futility | Technique::LateMovePruning)
+/// The effect of `technique` on the trace.
+pub fn effect(technique: Technique) -> Effect {
+    match technique {
+        Technique::TableCutoff { .. }
+        | Technique::MateDistance
+        | Technique::ReverseFutility { .. }
+        | Technique::NullMoveCutoff { .. }
+        | Technique::ProbCut { .. }
+        | Technique::MultiCut { .. } => Effect::CutsTheNode,
+        Technique::LateMovePruning { .. }
+        | Technique::HistoryPruning { .. }
+        | Technique::Futility { .. } => Effect::SkipsAMove,
+        Technique::NullMoveFailed { .. }
+        | Technique::InternalReduction
+        | Technique::SingularExtension { .. } => Effect::Decides,
+        Technique::CheckExtension { .. }
+        | Technique::Reduced { .. }
+        | Technique::ReducedResearch { .. }
+        | Technique::PvsResearch { .. }
+        | Technique::AspirationFailed { .. }
+        | Technique::Quiescence { .. } => Effect::Announces,
+    }
 }
 
 /// The engine as it plays, in pseudocode: the lines each step and technique light.
@@ -239,9 +296,9 @@ pub const ENGINE_PSEUDOCODE: &[&str] = &[
     "  if not PV and e ≥ β: v ← −search(pass, depth − 1 − R, −β, −β + 1)  ▹ null move",
     "    if v ≥ β: return v  ▹ null-move cut-off",
     "  if a good capture beats β + margin, reduced: return it  ▹ ProbCut",
-    "  if only the hash move holds its score: extend it  ▹ singular extension",
+    "  if no hash move: depth − 1; if only it holds: extend it  ▹ IIR, singular",
     "  best ← −∞",
-    "  for each move m (hash move, captures, killers, history):",
+    "  for each move m (hash, captures, killers, history; +1 ply if it checks):",
     "    if m is quiet, late, near the leaves or futile: skip m  ▹ LMP, futility",
     "    if m is the first: v ← −search(pos + m, depth − 1, −β, −α)",
     "    else: v ← −search(pos + m, depth − 1 − R, −α − 1, −α)  ▹ null window, LMR",

@@ -1,0 +1,330 @@
+//! The tables in which the search learns from its own results: the butterfly history of
+//! quiet moves, the countermoves, the continuation history, the capture history and the
+//! correction history. Each type owns its size, its indexing and its update rule (the
+//! *gravity* rule for the move histories: values stay within `±LIMIT`, and a bonus moves an
+//! entry less the nearer it already is to the limit, so recent results weigh more than old
+//! ones).
+//!
+//! A leaf module: it knows moves and colours, nothing of the search. The search decides
+//! what to reward and by how much (`heuristics.rs`, with the bonus from `params.rs`); the
+//! tables only store. Entries are plain integers read and written by one thread.
+
+use shakmaty::{Board, Color, Move};
+
+/// The butterfly index of a move: its from and to squares, `from + 64 * to` (the low twelve
+/// bits of the table's packed move; a castle is the king's square and the rook's).
+#[inline]
+pub fn from_to(mv: Move) -> usize {
+    let from = mv.from().map_or(0, |sq| sq as usize);
+    from | (mv.to() as usize) << 6
+}
+
+/// Rows of the continuation and capture histories: 0 (no move) and 12 pieces x 64 squares.
+pub const PIECE_TO: usize = 1 + 12 * 64;
+
+/// The piece-to index of `mv` played by `us`: the moving piece and the target square,
+/// 1..=768 (0 stands for no move).
+#[inline]
+pub fn piece_to(us: Color, mv: Move) -> u16 {
+    let piece = us as u16 * 6 + mv.role() as u16 - 1;
+    1 + piece * 64 + mv.to() as u16
+}
+
+/// The gravity update: `entry` moves by `bonus`, less the nearer it is to `limit` in the
+/// bonus's direction, and stays within `±limit` when `|bonus| <= limit`.
+#[inline]
+fn gravity(entry: i32, bonus: i32, limit: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / limit
+}
+
+/// History of quiet moves by side and from-to squares.
+#[derive(Clone)]
+pub struct ButterflyHistory {
+    table: Box<[[i32; 4096]; 2]>,
+}
+
+impl ButterflyHistory {
+    /// Largest magnitude of an entry.
+    pub const LIMIT: i32 = 16_384;
+
+    /// Empty (all zero).
+    pub fn new() -> Self {
+        Self {
+            table: Box::new([[0; 4096]; 2]),
+        }
+    }
+
+    /// The history of the move with butterfly index `from_to` (see `from_to`) by `side`.
+    #[inline]
+    pub fn get(&self, side: Color, from_to: usize) -> i32 {
+        self.table[side as usize][from_to & 0xfff]
+    }
+
+    /// Moves the entry by `bonus` (negative to punish), by the gravity rule.
+    #[inline]
+    pub fn update(&mut self, side: Color, from_to: usize, bonus: i32) {
+        let entry = &mut self.table[side as usize][from_to & 0xfff];
+        *entry = gravity(*entry, bonus, Self::LIMIT);
+    }
+}
+
+impl Default for ButterflyHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The quiet move that last refuted each move, by the refuted move's from-to squares.
+#[derive(Clone)]
+pub struct Countermoves {
+    table: Box<[u16; 4096]>,
+}
+
+impl Countermoves {
+    /// Empty (no countermove anywhere: 0).
+    pub fn new() -> Self {
+        Self {
+            table: Box::new([0; 4096]),
+        }
+    }
+
+    /// The packed countermove of the previous move with butterfly index `previous` (0 for
+    /// none).
+    #[inline]
+    pub fn get(&self, previous: usize) -> u16 {
+        self.table[previous & 0xfff]
+    }
+
+    /// Remembers the packed move `reply` as the refutation of `previous`.
+    #[inline]
+    pub fn set(&mut self, previous: usize, reply: u16) {
+        self.table[previous & 0xfff] = reply;
+    }
+}
+
+impl Default for Countermoves {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Continuation history: a quiet move (piece-to) after an earlier move (piece-to), for the
+/// moves one and two plies before. Row 0 is "no earlier move" and is never read.
+#[derive(Clone)]
+pub struct ContinuationHistory {
+    table: Vec<i16>,
+}
+
+impl ContinuationHistory {
+    /// Largest magnitude of an entry.
+    pub const LIMIT: i32 = 16_384;
+
+    /// Empty (a zeroed allocation: pages come from the system as they are used).
+    pub fn new() -> Self {
+        Self {
+            table: vec![0; PIECE_TO * PIECE_TO],
+        }
+    }
+
+    /// The row of the earlier move `earlier` (a piece-to index, 0 for none).
+    #[inline]
+    pub fn row(earlier: u16) -> usize {
+        usize::from(earlier) * PIECE_TO
+    }
+
+    /// The entry of the move `piece_to` in the row `row` (from `row`).
+    #[inline]
+    pub fn get(&self, row: usize, piece_to: u16) -> i32 {
+        i32::from(self.table[row + usize::from(piece_to)])
+    }
+
+    /// Moves the entry by `bonus`, by the gravity rule.
+    #[inline]
+    pub fn update(&mut self, row: usize, piece_to: u16, bonus: i32) {
+        let entry = &mut self.table[row + usize::from(piece_to)];
+        *entry = gravity(i32::from(*entry), bonus, Self::LIMIT) as i16;
+    }
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Capture history: a capture or promotion by its piece-to and the captured role.
+#[derive(Clone)]
+pub struct CaptureHistory {
+    table: Vec<i16>,
+}
+
+impl CaptureHistory {
+    /// Largest magnitude of an entry.
+    pub const LIMIT: i32 = 16_384;
+
+    /// Empty.
+    pub fn new() -> Self {
+        Self {
+            table: vec![0; PIECE_TO * 8],
+        }
+    }
+
+    #[inline]
+    fn index(us: Color, mv: Move) -> usize {
+        usize::from(piece_to(us, mv)) * 8 + mv.capture().map_or(0, |role| role as usize)
+    }
+
+    /// The history of the capture `mv` by `us`.
+    #[inline]
+    pub fn get(&self, us: Color, mv: Move) -> i32 {
+        i32::from(self.table[Self::index(us, mv)])
+    }
+
+    /// Moves the entry by `bonus`, by the gravity rule.
+    #[inline]
+    pub fn update(&mut self, us: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.table[Self::index(us, mv)];
+        *entry = gravity(i32::from(*entry), bonus, Self::LIMIT) as i16;
+    }
+}
+
+impl Default for CaptureHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Correction history: by side to move and pawn structure, how far searches found the
+/// static evaluation off, in 1/`GRAIN` centipawn, as a running average.
+#[derive(Clone)]
+pub struct CorrectionHistory {
+    table: Vec<i32>,
+}
+
+impl CorrectionHistory {
+    /// Entries per side (a power of two).
+    pub const SIZE: usize = 1 << 14;
+    /// Units per centipawn.
+    pub const GRAIN: i32 = 256;
+    /// Largest correction, in centipawns.
+    pub const MAX: i32 = 64;
+
+    /// Empty.
+    pub fn new() -> Self {
+        Self {
+            table: vec![0; 2 * Self::SIZE],
+        }
+    }
+
+    /// The index of the side to move and the pawn structure of `board`.
+    #[inline]
+    fn index(board: &Board, turn: Color) -> usize {
+        let pawns = board.pawns();
+        let white = (pawns & board.white()).0;
+        let black = (pawns & board.black()).0;
+        let hash =
+            white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let slot = (hash.rotate_left(32).wrapping_mul(0x1656_67b1_9e37_79f9) >> 50) as usize
+            & (Self::SIZE - 1);
+        turn as usize * Self::SIZE + slot
+    }
+
+    /// The correction for `board` with `turn` to move, in centipawns.
+    #[inline]
+    pub fn get(&self, board: &Board, turn: Color) -> i32 {
+        self.table[Self::index(board, turn)] / Self::GRAIN
+    }
+
+    /// A search to `depth` found the position `difference` centipawns better than the
+    /// corrected static evaluation: move the entry towards that, weighted by the depth.
+    #[inline]
+    pub fn update(&mut self, board: &Board, turn: Color, depth: i32, difference: i32) {
+        let entry = &mut self.table[Self::index(board, turn)];
+        let weight = (depth + 1).min(16);
+        let target = difference * Self::GRAIN;
+        let limit = Self::MAX * Self::GRAIN;
+        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+    }
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Role, Square};
+
+    fn quiet(from: Square, to: Square) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn gravity_keeps_entries_within_the_limit_and_decays() {
+        let mut table = ButterflyHistory::new();
+        let index = from_to(quiet(Square::G1, Square::F3));
+        for _ in 0..1000 {
+            table.update(Color::White, index, 1200);
+        }
+        let high = table.get(Color::White, index);
+        assert!(high > 15_000 && high <= ButterflyHistory::LIMIT, "{high}");
+        // The other side and other moves are untouched.
+        assert_eq!(table.get(Color::Black, index), 0);
+        // A punishment moves a saturated entry more than a reward does.
+        table.update(Color::White, index, -1200);
+        assert!(high - table.get(Color::White, index) > 1200);
+        let mut fresh = ContinuationHistory::new();
+        let row = ContinuationHistory::row(5);
+        for _ in 0..1000 {
+            fresh.update(row, 9, -1200);
+        }
+        let low = fresh.get(row, 9);
+        assert!(
+            (-ContinuationHistory::LIMIT..-15_000).contains(&low),
+            "{low}"
+        );
+        assert_eq!(fresh.get(ContinuationHistory::row(6), 9), 0);
+    }
+
+    #[test]
+    fn indices_distinguish_pieces_squares_and_victims() {
+        let a = quiet(Square::G1, Square::F3);
+        assert_eq!(from_to(a), 6 | (21 << 6));
+        assert_ne!(piece_to(Color::White, a), piece_to(Color::Black, a));
+        let mut captures = CaptureHistory::new();
+        let takes = |victim| Move::Normal {
+            role: Role::Knight,
+            from: Square::F3,
+            capture: Some(victim),
+            to: Square::E5,
+            promotion: None,
+        };
+        captures.update(Color::White, takes(Role::Pawn), 500);
+        assert_eq!(captures.get(Color::White, takes(Role::Pawn)), 500);
+        assert_eq!(captures.get(Color::White, takes(Role::Queen)), 0);
+    }
+
+    #[test]
+    fn corrections_follow_the_search_and_stay_bounded() {
+        let mut table = CorrectionHistory::new();
+        let board = Board::default();
+        for _ in 0..500 {
+            table.update(&board, Color::White, 10, 300);
+        }
+        assert_eq!(table.get(&board, Color::White), CorrectionHistory::MAX);
+        assert_eq!(table.get(&board, Color::Black), 0);
+        for _ in 0..500 {
+            table.update(&board, Color::White, 10, 20);
+        }
+        assert!((19..=20).contains(&table.get(&board, Color::White)));
+    }
+}

@@ -1,0 +1,40 @@
+//! The tablebase probes inside the tree: at a node reached by a capture or a pawn move, with
+//! few enough pieces, the tables know the result (step 5b of `negamax` in `alphabeta.rs`).
+
+use crate::eval::Value;
+use crate::position::Position;
+use crate::search::observer::Observer;
+use crate::search::score::{self, DRAW};
+use crate::search::tt::Bound;
+use crate::search::worker::Worker;
+
+impl<O: Observer> Worker<'_, O> {
+    /// Probes the tablebases at a node reached by a capture or a pawn move: with at most
+    /// `tb_pieces` pieces, no castling rights, and (at exactly the piece limit) a remaining
+    /// depth of at least `SyzygyProbeDepth`. Returns the tablebase score at `ply` and what it
+    /// bounds. With `Syzygy50MoveRule`, a win the 50-move rule spoils (and a loss it saves)
+    /// scores as a draw, nudged by 2 centipawns.
+    #[cold]
+    pub(in crate::search) fn probe_tablebase(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+    ) -> Option<(Value, Bound)> {
+        let syzygy = self.search.config.syzygy.as_ref()?;
+        let pieces = pos.board().occupied().count();
+        if pieces > self.tb_pieces || (pieces == self.tb_pieces && depth < syzygy.probe_depth) {
+            return None;
+        }
+        let wdl = syzygy.tables.probe_wdl(pos.chess())? as i32;
+        self.stats.tb_hits += 1;
+        let draw = i32::from(syzygy.rule50);
+        Some(if wdl < -draw {
+            (score::tb_loss_in(ply), Bound::Upper)
+        } else if wdl > draw {
+            (score::tb_win_in(ply), Bound::Lower)
+        } else {
+            (DRAW + 2 * wdl * draw, Bound::Exact)
+        })
+    }
+}
