@@ -1,7 +1,7 @@
 //! Traces of real chess positions, searched by the engine's own search: the search lab's
 //! full-width configurations (`minimax`, `alphabeta`, `mvv-lva`, `id-tt`) and the engine as
 //! it plays (`engine`: PVS, aspiration windows, the table, null move, reductions, ...), run
-//! through `Search::run_observed` with the observer of `observe.rs`, which turns what the
+//! through `Search::run_observed` with the observer of `observe/`, which turns what the
 //! search reports into the trace's nodes and steps. Nothing here searches on its own: the
 //! sizes of skipped subtrees and of the full-width tree come from the engine's `minimax`
 //! configuration too.

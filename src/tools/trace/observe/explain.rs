@@ -1,4 +1,4 @@
-//! The sentences of an engine trace: what the observer (`observe.rs`) says about the steps a
+//! The sentences of an engine trace: what the observer (`observe/mod.rs`) says about the steps a
 //! technique caused, the re-searches and aspiration fails it recognises, and the flags of the
 //! children it enters. Values are shown in MAX's view, bounds by their names at the node
 //! (β at MAX, α at MIN for the bound that cuts). Only words: nothing here records a node.
