@@ -55,6 +55,9 @@ enum Tool {
     /// Alpha-beta step by step: a toy tree or a chess position searched by the engine's own
     /// alpha-beta, narrated, as JSON, or as an interactive HTML page.
     Trace(tools::trace::TraceArgs),
+    /// The search lab as a live page: serves the step-through for any tree or position, with
+    /// the explanations beside it, on http://127.0.0.1:1963/.
+    Lab(tools::lab::LabArgs),
     /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
     Perft(tools::perft::PerftArgs),
     /// Print every search number (search/params.rs) in OpenBench's SPSA input format:
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
             print!("{}", brudno::search::params::openbench_input());
             ExitCode::SUCCESS
         }
+        Some(Tool::Lab(args)) => tools::lab::run(&args),
         Some(Tool::Perft(args)) => {
             let passed = tools::perft::run(&args, &mut print_line, &mut |line| {
                 let _ = writeln!(stderr(), "{line}");

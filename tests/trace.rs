@@ -252,7 +252,7 @@ fn json_output_follows_the_documented_format() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(json["format"], "brudno-trace");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
     assert_eq!(json["values"]["unit"], "cp");
     let steps = json["steps"].as_array().unwrap();
     let nodes = json["nodes"].as_array().unwrap();
@@ -293,7 +293,7 @@ fn bad_input_is_refused_with_a_message() {
         ),
         (
             &["trace", "--startpos", "--algorithm", "negamax"],
-            "unknown configuration",
+            "unknown algorithm 'negamax' for a chess trace",
         ),
         (&["trace", "--algorithm", "mvv-lva"], "unknown algorithm"),
         (&["trace", "--random", "--branching", "3"], "--depth"),

@@ -1,5 +1,5 @@
 //! Command-line tools built on the engine: bench, perft, EPD test suites, the search lab (`ebf`),
-//! the step-by-step trace of a search (`trace`),
+//! the step-by-step trace of a search (`trace`) and its live page (`lab`),
 //! the board display, and the self-play data generator and the tuner that produce the
 //! evaluation weights.
 
@@ -8,6 +8,7 @@ pub mod datagen;
 pub mod display;
 pub mod ebf;
 pub mod epd;
+pub mod lab;
 pub mod packed;
 pub mod perft;
 pub mod trace;

@@ -1,36 +1,99 @@
-//! Traces of real chess positions, searched by the engine's own alpha-beta: the search lab's
-//! configurations (`minimax`, `alphabeta`, `mvv-lva`, `id-tt`) run through
-//! `Search::run_observed` with an observer that turns what the search reports into the
-//! trace's nodes and steps. Nothing here searches on its own: the sizes of skipped subtrees
-//! and of the full-width tree come from the engine's `minimax` configuration too.
+//! Traces of real chess positions, searched by the engine's own search: the search lab's
+//! full-width configurations (`minimax`, `alphabeta`, `mvv-lva`, `id-tt`) and the engine as
+//! it plays (`engine`: PVS, aspiration windows, the table, null move, reductions, ...), run
+//! through `Search::run_observed` with the observer of `observe/`, which turns what the
+//! search reports into the trace's nodes and steps. Nothing here searches on its own: the
+//! sizes of skipped subtrees and of the full-width tree come from the engine's `minimax`
+//! configuration too.
 //!
 //! The engine computes in negamax form (values from the side to move); the observer converts
 //! every value and window to MAX's view (the side to move at the root), so that chess traces
-//! read like the textbook's.
+//! read like the textbook's. Every search here runs under a `Budget`: the lab stops a request
+//! at its time limit, the command line never does.
 
-use shakmaty::{Color, Move, Position as _};
+use std::sync::Arc;
 
-use super::model::{CutoffTest, Node, Pseudocode, Score, Stub, Totals, Trace, ValueFormat};
+use shakmaty::Move;
+
+use super::Budget;
+use super::model::{CutoffTest, Pseudocode, TechniqueCount, Totals, Trace, ValueFormat};
+use super::observe::ChessObserver;
 use super::recorder::Recorder;
-use crate::eval::{Evaluation, Value};
+use super::techniques;
+use crate::eval::Evaluation;
 use crate::position::Position;
-use crate::search::observer::{LeafKind, Observer, Silent};
-use crate::search::score::{self, INFINITY};
+use crate::search::observer::{Observer, Silent};
+use crate::search::score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 use crate::tools::ebf::lab::{self, LabConfig};
-use crate::tools::epd::notation::san;
 
 /// The deepest chess trace (the trees grow by a factor of about 30 a ply).
 pub const MAX_DEPTH: u32 = 4;
-/// The configurations a chess trace may use: the full-width ones of the lab (the engine as
-/// it plays re-searches and reduces, which a tree of steps cannot show plainly).
+/// The full-width configurations of the lab a chess trace may use: they return the
+/// minimax value, and `--compare` lists them beside the engine.
 pub const CONFIGS: [LabConfig; 4] = [
     LabConfig::Minimax,
     LabConfig::Alphabeta,
     LabConfig::MvvLva,
     LabConfig::IdTt,
 ];
+/// Every algorithm of a chess trace: the full-width configurations, then the engine as it
+/// plays (`LabConfig::Full`, named `engine` here).
+pub const ALGORITHMS: [LabConfig; 5] = [
+    LabConfig::Minimax,
+    LabConfig::Alphabeta,
+    LabConfig::MvvLva,
+    LabConfig::IdTt,
+    LabConfig::Full,
+];
+
+/// The name of a chess algorithm: the lab's, with `engine` for the engine as it plays.
+pub fn algorithm_name(config: LabConfig) -> &'static str {
+    if config == LabConfig::Full {
+        "engine"
+    } else {
+        config.name()
+    }
+}
+
+/// One line about a chess algorithm.
+pub fn algorithm_description(config: LabConfig) -> &'static str {
+    if config == LabConfig::Full {
+        "the engine as it plays: PVS with null windows and re-searches, aspiration windows, the transposition table, null move, reverse futility and futility, late move reductions and pruning, singular extensions, ProbCut, quiescence"
+    } else {
+        config.description()
+    }
+}
+
+/// The chess algorithm called `name`, or a message listing the known ones.
+pub fn parse_algorithm(name: &str) -> Result<LabConfig, String> {
+    ALGORITHMS
+        .into_iter()
+        .find(|&c| algorithm_name(c) == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = ALGORITHMS.iter().map(|&c| algorithm_name(c)).collect();
+            format!(
+                "unknown algorithm '{name}' for a chess trace (known: {})",
+                names.join(", ")
+            )
+        })
+}
+
+/// The engine as it plays, lit step by step.
+const ENGINE: Pseudocode = Pseudocode {
+    lines: techniques::ENGINE_PSEUDOCODE,
+    enter: 4,
+    leaf: 7,
+    no_moves: 24,
+    draw: 5,
+    return_max: 25,
+    return_min: 25,
+    alpha: 22,
+    beta: 22,
+    cutoff_max: 23,
+    cutoff_min: 23,
+};
 
 /// The engine's negamax, as the trace lights it.
 const NEGAMAX: Pseudocode = Pseudocode {
@@ -100,31 +163,37 @@ pub struct ChessSource {
 
 /// The pseudocode of a chess trace with `config`.
 pub fn pseudocode(config: LabConfig) -> Pseudocode {
-    if config == LabConfig::Minimax {
-        NEGAMAX_MINIMAX
-    } else {
-        NEGAMAX
+    match config {
+        LabConfig::Minimax => NEGAMAX_MINIMAX,
+        LabConfig::Full => ENGINE,
+        _ => NEGAMAX,
     }
 }
 
-/// The search configuration of a chess trace: the lab's, with the evaluation asked for.
+/// The search configuration of a chess trace: the lab's, with the evaluation asked for; the
+/// engine's (`LabConfig::Full`) with quiescence, as it plays, on one thread.
 pub fn search_config(config: LabConfig, eval: Evaluation) -> SearchConfig {
     SearchConfig {
         eval,
-        ..config.search_config(false)
+        ..config.search_config(config == LabConfig::Full)
     }
 }
 
-/// Runs one search of `source` with `config` at `depth`, watched by `observer`.
+/// Runs one search of `source` with `config` at `depth`, watched by `observer`, on a fresh
+/// table; under a limited `budget` the search stops when the budget's control is stopped.
 fn run_search<O: Observer>(
     source: &ChessSource,
     config: &SearchConfig,
     limits: &Limits,
     observer: O,
+    budget: &Budget,
 ) -> (SearchResult, O) {
     let tt = TranspositionTable::new(if config.hash_move { lab::HASH_MIB } else { 1 });
-    let control = SearchControl::default();
-    control.begin(false);
+    let control = budget.control().unwrap_or_else(|| {
+        let control = Arc::new(SearchControl::default());
+        control.begin(false);
+        control
+    });
     Search {
         position: &source.position,
         history: &source.history,
@@ -140,15 +209,42 @@ fn run_search<O: Observer>(
 /// The engine's search of `request`, nobody watching: what the trace's values and counts
 /// are checked against, and what `--compare` lists.
 pub fn search(request: &ChessRequest) -> SearchResult {
+    search_within(request, &Budget::unlimited())
+}
+
+/// `search` under `budget` (its result is cut short when the budget is spent: check it).
+pub fn search_within(request: &ChessRequest, budget: &Budget) -> SearchResult {
     let config = search_config(request.config, request.eval);
     let limits = Limits::depth(request.depth);
-    run_search(&request.source, &config, &limits, Silent).0
+    run_search(&request.source, &config, &limits, Silent, budget).0
+}
+
+/// One search of `source` with the switches `config` to `depth` on a fresh table, nobody
+/// watching, under `budget`: the search lab's measurement, for the lab's `/api/ebf`.
+pub fn run_config(
+    source: &ChessSource,
+    config: &SearchConfig,
+    depth: u32,
+    budget: &Budget,
+) -> SearchResult {
+    run_search(source, config, &Limits::depth(depth), Silent, budget).0
 }
 
 /// Nodes and leaves of the full-width tree of `depth` under the moves `only` of `position`
 /// (all of them when empty), without the root itself when `only` is given: the engine's
 /// `minimax` configuration, counted.
 pub fn full_tree(position: &Position, history: &[u64], depth: u32, only: &[Move]) -> Totals {
+    full_tree_within(position, history, depth, only, &Budget::unlimited())
+}
+
+/// `full_tree` under `budget`.
+pub fn full_tree_within(
+    position: &Position,
+    history: &[u64],
+    depth: u32,
+    only: &[Move],
+    budget: &Budget,
+) -> Totals {
     let source = ChessSource {
         position: position.clone(),
         history: history.to_vec(),
@@ -161,234 +257,11 @@ pub fn full_tree(position: &Position, history: &[u64], depth: u32, only: &[Move]
         ..Limits::default()
     };
     let config = search_config(LabConfig::Minimax, Evaluation::Material);
-    let (result, _) = run_search(&source, &config, &limits, Silent);
+    let (result, _) = run_search(&source, &config, &limits, Silent, budget);
     let root = u64::from(!only.is_empty() && result.stats.nodes > 0);
     Totals {
         nodes: result.stats.nodes - root,
         leaves: result.stats.leaves,
-    }
-}
-
-/// Moves a cut-off skipped, to be sized once the search is over.
-struct PendingStub {
-    stub: usize,
-    parent: Position,
-    history: Vec<u64>,
-    moves: Vec<Move>,
-    depth: i32,
-}
-
-/// A node on the current search path.
-struct Frame {
-    node: usize,
-    pos: Position,
-    /// Plies left at the node.
-    depth: i32,
-    /// The best score of its moves so far (from its side to move).
-    best: Value,
-}
-
-/// The observer that records the engine's search.
-struct ChessObserver {
-    rec: Recorder,
-    root_history: Vec<u64>,
-    root_turn: Color,
-    root_fullmoves: u32,
-    windows: bool,
-    eval_name: &'static str,
-    path: Vec<Frame>,
-    /// The move that leads to each node (none for roots and stubs).
-    moves: Vec<Option<Move>>,
-    iteration_depth: u32,
-    needs_root: bool,
-    /// The root of the iteration being recorded.
-    root: usize,
-    stubs: Vec<PendingStub>,
-}
-
-impl ChessObserver {
-    /// A value of the node at `ply` (from its side to move) in MAX's view.
-    fn view(&self, ply: usize, value: Value) -> Score {
-        let score = if value >= INFINITY {
-            Score::PosInf
-        } else if value <= -INFINITY {
-            Score::NegInf
-        } else {
-            Score::Value(i64::from(value))
-        };
-        if ply.is_multiple_of(2) {
-            score
-        } else {
-            score.negate()
-        }
-    }
-
-    /// The move `mv` from `parent` at `ply` plies below the root, numbered: `1. e4`, `1... e5`.
-    fn numbered(&self, parent: &Position, ply: usize, mv: Move) -> String {
-        let text = san(parent, mv);
-        // Full move number of the parent position.
-        let black_root = usize::from(self.root_turn == Color::Black);
-        let number = self.root_fullmoves as usize + (ply + black_root) / 2;
-        if parent.turn() == Color::White {
-            format!("{number}. {text}")
-        } else {
-            format!("{number}... {text}")
-        }
-    }
-}
-
-impl Observer for ChessObserver {
-    fn iteration(&mut self, depth: u32) {
-        self.iteration_depth = depth;
-        self.needs_root = true;
-    }
-
-    fn enter(&mut self, pos: &Position, ply: usize, depth: i32, alpha: Value, beta: Value) {
-        let node = if ply == 0 {
-            if self.needs_root {
-                self.needs_root = false;
-                let id = self.rec.nodes.len();
-                let mut node = Node::new(id, None, "root".to_string(), 0, true);
-                node.path = Some(String::new());
-                self.rec
-                    .begin_iteration(self.iteration_depth, id, Totals::default());
-                self.rec.add_node(node);
-                self.moves.push(None);
-                self.root = id;
-            }
-            self.path.clear();
-            self.root
-        } else {
-            self.path.truncate(ply);
-            let parent = &self.path[ply - 1];
-            let mv = parent
-                .pos
-                .legal_moves()
-                .into_iter()
-                .find(|&m| parent.pos.play(m).key() == pos.key());
-            let (label, plain) = match mv {
-                Some(mv) => (
-                    self.numbered(&parent.pos, ply - 1, mv),
-                    san(&parent.pos, mv),
-                ),
-                None => ("?".to_string(), "?".to_string()),
-            };
-            let parent_node = parent.node;
-            let parent_path = self.rec.nodes[parent_node].path.clone().unwrap_or_default();
-            // A line numbers its first move and White's moves: "1. e4 e5 2. Nf3".
-            let path = if parent_path.is_empty() {
-                label.clone()
-            } else if parent.pos.turn() == Color::White {
-                format!("{parent_path} {label}")
-            } else {
-                format!("{parent_path} {plain}")
-            };
-            let id = self.rec.nodes.len();
-            let mut node = Node::new(
-                id,
-                Some(parent_node),
-                label,
-                ply as u32,
-                ply.is_multiple_of(2),
-            );
-            node.path = Some(path);
-            self.rec.add_node(node);
-            self.moves.push(mv);
-            id
-        };
-        self.path.push(Frame {
-            node,
-            pos: pos.clone(),
-            depth,
-            best: -INFINITY,
-        });
-        if self.windows {
-            let (low, high) = if ply.is_multiple_of(2) {
-                (self.view(ply, alpha), self.view(ply, beta))
-            } else {
-                (self.view(ply, beta), self.view(ply, alpha))
-            };
-            self.rec.enter(node, Some(low), Some(high));
-        } else {
-            self.rec.enter(node, None, None);
-        }
-    }
-
-    fn leaf(&mut self, ply: usize, value: Value, kind: LeafKind) {
-        let node = self.path[ply].node;
-        let (horizon, no_moves, draw) = self.rec.chess_leaf_lines();
-        let (line, why) = match kind {
-            LeafKind::Horizon => (horizon, format!("{} evaluation", self.eval_name)),
-            LeafKind::Draw => (draw, "draw by rule".to_string()),
-            LeafKind::NoMoves if value < 0 => (no_moves, "checkmate".to_string()),
-            LeafKind::NoMoves => (no_moves, "stalemate".to_string()),
-        };
-        let score = self.view(ply, value);
-        self.rec.leaf(node, score, line, Some(&why));
-    }
-
-    fn improved(&mut self, ply: usize, value: Value) {
-        self.path[ply].best = value;
-        let score = self.view(ply, value);
-        self.rec.improves(self.path[ply].node, score);
-    }
-
-    fn alpha_raised(&mut self, ply: usize, alpha: Value) {
-        if self.windows {
-            let score = self.view(ply, alpha);
-            self.rec.tighten(self.path[ply].node, score);
-        }
-    }
-
-    fn cutoff(&mut self, pos: &Position, ply: usize, _searched: usize) {
-        let frame = &self.path[ply];
-        let node = frame.node;
-        let searched: Vec<Move> = self.rec.nodes[node]
-            .children
-            .iter()
-            .filter_map(|&c| self.moves[c])
-            .collect();
-        let skipped: Vec<Move> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| !searched.contains(m))
-            .collect();
-        let value = self.view(ply, frame.best);
-        let mut stubs = Vec::new();
-        if !skipped.is_empty() {
-            let id = self.rec.nodes.len();
-            let count = skipped.len();
-            let noun = if count == 1 { "move" } else { "moves" };
-            let mut stub = Node::new(
-                id,
-                Some(node),
-                format!("{count} {noun} skipped"),
-                ply as u32 + 1,
-                !ply.is_multiple_of(2),
-            );
-            stub.stub = Some(Stub {
-                moves: count as u64,
-                nodes: 0,
-            });
-            self.rec.add_node(stub);
-            self.moves.push(None);
-            let mut history = self.root_history.clone();
-            history.extend(self.path[..ply].iter().map(|f| f.pos.key()));
-            self.stubs.push(PendingStub {
-                stub: id,
-                parent: pos.clone(),
-                history,
-                moves: skipped,
-                depth: frame.depth,
-            });
-            stubs.push(id);
-        }
-        self.rec.cutoff(node, value, stubs);
-    }
-
-    fn leave(&mut self, ply: usize, value: Value) {
-        let score = self.view(ply, value);
-        self.rec.ret(self.path[ply].node, score);
     }
 }
 
@@ -408,35 +281,67 @@ pub struct ChessRequest {
 /// Traces the engine's search of `request`: nodes, steps, iterations (with the full-width
 /// totals) and the search's own result, for checking.
 pub fn trace(request: &ChessRequest) -> (Trace, SearchResult) {
+    trace_within(request, &Budget::unlimited()).unwrap_or_else(|_| {
+        // An unlimited budget is never spent: this is not reached; stay total all the same.
+        let code = pseudocode(request.config);
+        let empty = super::assemble(Vec::new(), Vec::new(), Vec::new(), code, value_format());
+        (empty, search(request))
+    })
+}
+
+/// How chess values are written: centipawns, with the engine's mate scores.
+pub fn value_format() -> ValueFormat {
+    ValueFormat::Centipawns {
+        mate: i64::from(score::MATE),
+        mate_bound: i64::from(score::MATE_BOUND),
+    }
+}
+
+/// `trace` under `budget`: an error when the budget ran out before the trace was complete.
+pub fn trace_within(
+    request: &ChessRequest,
+    budget: &Budget,
+) -> Result<(Trace, SearchResult), String> {
     let source = &request.source;
     let config = search_config(request.config, request.eval);
     let code = pseudocode(request.config);
-    let format = ValueFormat::Centipawns {
-        mate: i64::from(score::MATE),
-        mate_bound: i64::from(score::MATE_BOUND),
+    let format = value_format();
+    let observer = ChessObserver::new(
+        Recorder::new(code, format, CutoffTest::Inclusive),
+        &source.position,
+        &source.history,
+        config.pruning,
+        request.config == LabConfig::Full,
+        config.quiescence,
+        request.eval.name(),
+        request.depth,
+    );
+    let limits = Limits {
+        nodes: budget.max_nodes(),
+        ..Limits::depth(request.depth)
     };
-    let observer = ChessObserver {
-        rec: Recorder::new(code, format, CutoffTest::Inclusive),
-        root_history: source.history.clone(),
-        root_turn: source.position.turn(),
-        root_fullmoves: source.position.chess().fullmoves().get(),
-        windows: config.pruning,
-        eval_name: request.eval.name(),
-        path: Vec::new(),
-        moves: Vec::new(),
-        iteration_depth: request.depth,
-        needs_root: true,
-        root: 0,
-        stubs: Vec::new(),
-    };
-    let (result, mut observer) =
-        run_search(source, &config, &Limits::depth(request.depth), observer);
+    let (result, mut observer) = run_search(source, &config, &limits, observer, budget);
+    budget.check()?;
+    if let Some(cap) = budget.max_nodes()
+        && result.stats.nodes >= cap
+    {
+        return Err(format!(
+            "this search visits more than {cap} nodes, more than a page can play: choose a smaller --depth or a better-ordered algorithm"
+        ));
+    }
 
     // The sizes the search did not see: each stub's skipped subtrees and each iteration's
     // full-width tree.
     for pending in &observer.stubs {
         let depth = pending.depth.max(1) as u32;
-        let totals = full_tree(&pending.parent, &pending.history, depth, &pending.moves);
+        let totals = full_tree_within(
+            &pending.parent,
+            &pending.history,
+            depth,
+            &pending.moves,
+            budget,
+        );
+        budget.check()?;
         let node = &mut observer.rec.nodes[pending.stub];
         if let Some(stub) = node.stub.as_mut() {
             stub.nodes = totals.nodes;
@@ -448,14 +353,30 @@ pub fn trace(request: &ChessRequest) -> (Trace, SearchResult) {
         } else {
             request.depth
         };
-        let totals = full_tree(&source.position, &source.history, depth, &[]);
+        let totals = full_tree_within(&source.position, &source.history, depth, &[], budget);
+        budget.check()?;
         observer.rec.set_totals(index, totals);
     }
     let (nodes, steps, iterations) = observer.rec.finish();
     let mut trace = super::assemble(nodes, steps, iterations, code, format);
     trace.algorithm = super::model::AlgorithmInfo {
-        name: request.config.name().to_string(),
-        description: request.config.description().to_string(),
+        name: algorithm_name(request.config).to_string(),
+        description: algorithm_description(request.config).to_string(),
     };
-    (trace, result)
+    if request.config == LabConfig::Full {
+        trace.techniques = techniques::ALL
+            .iter()
+            .map(|info| TechniqueCount {
+                name: info.name,
+                label: info.label,
+                description: info.description,
+                count: trace
+                    .steps
+                    .iter()
+                    .filter(|s| s.technique == Some(info.name))
+                    .count() as u64,
+            })
+            .collect();
+    }
+    Ok((trace, result))
 }

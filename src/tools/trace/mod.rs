@@ -13,18 +13,22 @@
 pub mod chess;
 pub mod html;
 pub mod model;
+pub mod observe;
 pub mod recorder;
+pub mod techniques;
 pub mod text;
 pub mod textbook;
 pub mod tree;
 
 use std::fs;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::json;
 
 use crate::eval::Evaluation;
 use crate::position::Position;
+use crate::search::SearchControl;
 use crate::tools::ebf::lab::LabConfig;
 use crate::tools::ebf::summary::minimal_leaves;
 use crate::tools::epd::notation;
@@ -40,6 +44,65 @@ use tree::Tree;
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// The most root children `--orderings` permutes (7! = 5040 orders).
 pub const MAX_ORDERING_CHILDREN: usize = 7;
+
+/// How long a trace may take. The command line has no limit; the lab gives each request a
+/// `SearchControl` that its watchdog stops at the time limit, and every search of the trace
+/// (the traced one, the sizes of skipped subtrees, the comparison) stops with it.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    control: Option<Arc<SearchControl>>,
+    max_nodes: Option<u64>,
+}
+
+impl Budget {
+    /// No limit.
+    pub fn unlimited() -> Self {
+        Self::default()
+    }
+
+    /// A budget spent once `control` is stopped; `control` must have been begun.
+    pub fn stopped_by(control: Arc<SearchControl>) -> Self {
+        Self {
+            control: Some(control),
+            max_nodes: None,
+        }
+    }
+
+    /// The same budget, with at most `nodes` nodes in a traced chess search (a trace records
+    /// every node it visits: the lab keeps its memory and its pages bounded this way).
+    pub fn with_max_nodes(mut self, nodes: u64) -> Self {
+        self.max_nodes = Some(nodes);
+        self
+    }
+
+    /// The most nodes a traced chess search may visit, if bounded.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.max_nodes
+    }
+
+    /// The control the searches of this budget obey, if it is limited.
+    pub fn control(&self) -> Option<Arc<SearchControl>> {
+        self.control.clone()
+    }
+
+    /// Whether the budget is spent.
+    pub fn is_spent(&self) -> bool {
+        self.control.as_ref().is_some_and(|c| c.is_stopped())
+    }
+
+    /// An error once the budget is spent.
+    pub fn check(&self) -> Result<(), String> {
+        if self.is_spent() {
+            Err(TIME_LIMIT_MESSAGE.to_string())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// What a trace cut short by its budget says.
+pub const TIME_LIMIT_MESSAGE: &str =
+    "the time limit ran out before the trace was complete: choose a smaller depth or tree";
 
 /// The command line of `brudno trace`.
 #[derive(clap::Args, Clone, Debug)]
@@ -70,7 +133,7 @@ pub struct TraceArgs {
     #[arg(long, value_name = "MOVES", num_args = 1.., value_delimiter = ' ')]
     pub moves: Vec<String>,
     /// Toy trees: minimax, negamax, alphabeta (default), alphabeta-strict,
-    /// alphabeta-ordered. Chess: minimax, alphabeta (default), mvv-lva, id-tt.
+    /// alphabeta-ordered. Chess: minimax, alphabeta (default), mvv-lva, id-tt, engine.
     #[arg(long, value_name = "NAME")]
     pub algorithm: Option<String>,
     /// The evaluation of a chess trace.
@@ -200,16 +263,7 @@ fn chess_request(args: &TraceArgs) -> Result<ChessRequest, String> {
     }
     let config = match args.algorithm.as_deref() {
         None => LabConfig::Alphabeta,
-        Some(name) => chess::CONFIGS
-            .into_iter()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = chess::CONFIGS.iter().map(|c| c.name()).collect();
-                format!(
-                    "unknown configuration '{name}' for a chess trace (known: {})",
-                    names.join(", ")
-                )
-            })?,
+        Some(name) => chess::parse_algorithm(name)?,
     };
     let (mut position, start) = match &args.fen {
         Some(fen) => (
@@ -254,7 +308,7 @@ pub fn assemble(
     let result = recorder::outcome(&nodes, &steps, &iterations);
     Trace {
         format: "brudno-trace",
-        version: 1,
+        version: model::FORMAT_VERSION,
         title: String::new(),
         header: String::new(),
         algorithm: AlgorithmInfo {
@@ -268,6 +322,7 @@ pub fn assemble(
         iterations,
         steps,
         result,
+        techniques: Vec::new(),
         compare: None,
         orderings: None,
     }
@@ -323,6 +378,15 @@ pub fn compare_tree(tree: &Tree) -> Vec<CompareRow> {
 /// The root's children of `tree` in every order (lexicographic in their original
 /// positions), each searched by `algorithm`. Errors when there are too many to list.
 pub fn orderings(tree: &Tree, algorithm: Algorithm) -> Result<Vec<OrderingRow>, String> {
+    orderings_within(tree, algorithm, &Budget::unlimited())
+}
+
+/// `orderings` under `budget`, checked between orders.
+pub fn orderings_within(
+    tree: &Tree,
+    algorithm: Algorithm,
+    budget: &Budget,
+) -> Result<Vec<OrderingRow>, String> {
     let count = tree.nodes[Tree::ROOT].children.len();
     if count > MAX_ORDERING_CHILDREN {
         return Err(format!(
@@ -333,6 +397,7 @@ pub fn orderings(tree: &Tree, algorithm: Algorithm) -> Result<Vec<OrderingRow>, 
     let mut order: Vec<usize> = (0..count).collect();
     let mut rows = Vec::new();
     loop {
+        budget.check()?;
         let reordered = tree.with_root_order(&order);
         let (value, leaves) = textbook::count(&reordered, algorithm);
         rows.push(OrderingRow {
@@ -365,31 +430,49 @@ fn next_permutation(items: &mut [usize]) -> bool {
     true
 }
 
-/// Every chess configuration at the request's depth on its position, then the best case
-/// with the position's own `b` (mean legal moves at minimax's interior nodes).
+/// Every chess algorithm at the request's depth on its position (the engine's leaves are
+/// its horizon nodes, each resolved by quiescence), then the best case with the position's
+/// own `b` (mean legal moves at minimax's interior nodes).
 pub fn compare_chess(request: &ChessRequest) -> Vec<CompareRow> {
+    compare_chess_within(request, &Budget::unlimited()).unwrap_or_default()
+}
+
+/// `compare_chess` under `budget`.
+pub fn compare_chess_within(
+    request: &ChessRequest,
+    budget: &Budget,
+) -> Result<Vec<CompareRow>, String> {
     let mut rows = Vec::new();
     let mut branching = 0.0;
-    for config in chess::CONFIGS {
-        let result = chess::search(&ChessRequest {
-            config,
-            ..request.clone()
-        });
+    for config in chess::ALGORITHMS {
+        let result = chess::search_within(
+            &ChessRequest {
+                config,
+                ..request.clone()
+            },
+            budget,
+        );
+        budget.check()?;
         if config == LabConfig::Minimax {
             branching = result.stats.mean_branching();
         }
         rows.push(CompareRow {
-            algorithm: config.name().to_string(),
+            algorithm: chess::algorithm_name(config).to_string(),
             value: Some(Score::Value(i64::from(result.score))),
             leaves: result.stats.leaves,
         });
     }
     rows.push(best_case_row(branching, request.depth));
-    rows
+    Ok(rows)
 }
 
 /// Builds the whole trace the command line asks for.
 pub fn build(args: &TraceArgs, request: &Request) -> Result<Trace, String> {
+    build_within(args, request, &Budget::unlimited())
+}
+
+/// `build` under `budget`: the lab's way, which gives up at its time limit.
+pub fn build_within(args: &TraceArgs, request: &Request, budget: &Budget) -> Result<Trace, String> {
     match request {
         Request::Toy {
             tree,
@@ -417,12 +500,12 @@ pub fn build(args: &TraceArgs, request: &Request) -> Result<Trace, String> {
                 trace.compare = Some(compare_tree(tree));
             }
             if args.orderings {
-                trace.orderings = Some(orderings(tree, *algorithm)?);
+                trace.orderings = Some(orderings_within(tree, *algorithm, budget)?);
             }
             Ok(trace)
         }
         Request::Chess(chess_request) => {
-            let (mut trace, _) = chess::trace(chess_request);
+            let (mut trace, _) = chess::trace_within(chess_request, budget)?;
             let source = &chess_request.source;
             let eval = chess_request.eval.name();
             trace.source = json!({
@@ -438,7 +521,7 @@ pub fn build(args: &TraceArgs, request: &Request) -> Result<Trace, String> {
             } else {
                 format!("{} + {}", source.start, source.moves_san.join(" "))
             };
-            trace.title = format!("{} on {from}", chess_request.config.name());
+            trace.title = format!("{} on {from}", chess::algorithm_name(chess_request.config));
             trace.header = format!(
                 "{} to move · depth {} · {eval} evaluation · {} nodes visited · {} steps",
                 if source.position.turn() == shakmaty::Color::White {
@@ -451,7 +534,7 @@ pub fn build(args: &TraceArgs, request: &Request) -> Result<Trace, String> {
                 trace.steps.len()
             );
             if args.compare {
-                trace.compare = Some(compare_chess(chess_request));
+                trace.compare = Some(compare_chess_within(chess_request, budget)?);
             }
             Ok(trace)
         }

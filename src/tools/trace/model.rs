@@ -171,8 +171,13 @@ pub enum StepKind {
     Alpha,
     /// Beta of a MIN node falls.
     Beta,
-    /// The window closed: the remaining children are skipped.
+    /// The window closed: the remaining children are skipped (with `technique`: a selective
+    /// step cut the node, e.g. a null-move or table cut-off).
     Cutoff,
+    /// A selective step skipped one move (futility, late move pruning).
+    Prune,
+    /// A selective step that neither enters nor skips (a singular extension decided).
+    Technique,
 }
 
 /// One step of the search.
@@ -200,6 +205,10 @@ pub struct Step {
     /// "stalemate", "draw by rule").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Engine traces: the selective technique that caused the step (`techniques::ALL`
+    /// names), whose one-sentence explanation is `text`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub technique: Option<&'static str>,
     /// One sentence saying what the step did.
     pub text: String,
     /// Nodes entered so far in this iteration.
@@ -315,6 +324,23 @@ impl From<ValueFormat> for ValuesInfo {
     }
 }
 
+/// How often one technique acted in a trace, for the page's filter.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TechniqueCount {
+    /// Its name, as steps carry it (`null-move-cutoff`).
+    pub name: &'static str,
+    /// A short label for people (`null-move cut-off`).
+    pub label: &'static str,
+    /// One sentence on what it does.
+    pub description: &'static str,
+    /// Steps flagged with it.
+    pub count: u64,
+}
+
+/// The format version written: 2 adds `techniques`, the step kinds `prune` and `technique`
+/// and each step's optional `technique` to version 1 (docs/trace.md).
+pub const FORMAT_VERSION: u32 = 2;
+
 /// A whole trace, as written to JSON.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
@@ -342,6 +368,8 @@ pub struct Trace {
     pub steps: Vec<Step>,
     /// What the search found.
     pub result: Outcome,
+    /// Engine traces: every technique with the steps it flagged (empty for the others).
+    pub techniques: Vec<TechniqueCount>,
     /// The comparison of algorithms (`--compare`).
     pub compare: Option<Vec<CompareRow>>,
     /// The root's children in every order (`--orderings`).
@@ -401,6 +429,8 @@ impl fmt::Display for StepKind {
             StepKind::Alpha => "alpha",
             StepKind::Beta => "beta",
             StepKind::Cutoff => "cutoff",
+            StepKind::Prune => "prune",
+            StepKind::Technique => "technique",
         };
         f.write_str(name)
     }

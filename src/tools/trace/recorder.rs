@@ -133,6 +133,7 @@ impl Recorder {
             improves: None,
             skipped: None,
             detail: None,
+            technique: None,
             text: String::new(),
             visited: 0,
             leaves: 0,
@@ -154,12 +155,17 @@ impl Recorder {
     /// evaluation", "checkmate", ...). The enter step becomes the leaf step.
     pub fn leaf(&mut self, node: usize, value: Score, line: u32, why: Option<&str>) {
         self.nodes[node].leaf = true;
+        // The enter step becomes the leaf step; a technique that caused the enter (a null
+        // move searched straight into quiescence) stays on it, and its sentence first.
+        let mut flagged = None;
         if self
             .steps
             .last()
             .is_some_and(|s| s.kind == StepKind::Enter && s.node == node)
+            && let Some(enter) = self.steps.pop()
+            && let Some(technique) = enter.technique
         {
-            self.steps.pop();
+            flagged = Some((technique, enter.text));
         }
         let mut step = self.step(StepKind::Leaf, node, line, Some(value));
         let shown = self.format.show(value);
@@ -167,6 +173,10 @@ impl Recorder {
             Some(why) => format!("Leaf {}: {why}, {shown}.", self.label_of(node)),
             None => format!("Leaf {} scores {shown}.", self.label_of(node)),
         };
+        if let Some((technique, text)) = flagged {
+            step.technique = Some(technique);
+            step.text = format!("{text} {}", step.text);
+        }
         // Not better than what the parent has: say so (an improvement is said by `improves`).
         if let Some(parent) = self.nodes[node].parent
             && let Some(best) = self.best[parent]
@@ -326,6 +336,64 @@ impl Recorder {
         self.push(step);
     }
 
+    /// The last step runs pseudocode line `line` (a chess root's enter, which the engine's
+    /// pseudocode gives a line of its own).
+    pub fn set_last_line(&mut self, line: u32) {
+        if let Some(last) = self.steps.last_mut() {
+            last.line = line;
+        }
+    }
+
+    /// The last step was caused by `technique`: flag it and say so in `text` (which replaces
+    /// its sentence) and, when given, on pseudocode line `line`.
+    pub fn flag_last(&mut self, technique: &'static str, text: String, line: Option<u32>) {
+        if let Some(last) = self.steps.last_mut() {
+            last.technique = Some(technique);
+            last.text = text;
+            if let Some(line) = line {
+                last.line = line;
+            }
+        }
+    }
+
+    /// A selective step at `node`, flagged and explained by `flag` (the technique's name and
+    /// one sentence): a cut-off of
+    /// the node (`StepKind::Cutoff`), one move skipped (`StepKind::Prune`) or a decision
+    /// (`StepKind::Technique`). `skipped` lists the stubs of what it skipped.
+    pub fn technique(
+        &mut self,
+        kind: StepKind,
+        node: usize,
+        line: u32,
+        value: Option<Score>,
+        flag: (&'static str, String),
+        skipped: Vec<usize>,
+    ) {
+        let (technique, text) = flag;
+        let mut step = self.step(kind, node, line, value);
+        step.technique = Some(technique);
+        step.text = text;
+        if kind != StepKind::Technique {
+            step.skipped = Some(skipped);
+        }
+        self.push(step);
+    }
+
+    /// The steps recorded so far.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The best value so far at `node`, if any child has returned one.
+    pub fn best_of(&self, node: usize) -> Option<Score> {
+        self.best[node]
+    }
+
+    /// The window at `node`, as last set (MAX's view).
+    pub fn window_of(&self, node: usize) -> (Option<Score>, Option<Score>) {
+        self.windows[node]
+    }
+
     /// Ends the recording: fills in the counters of every step and returns the nodes, the
     /// steps and the iterations.
     pub fn finish(self) -> (Vec<Node>, Vec<Step>, Vec<Iteration>) {
@@ -344,7 +412,7 @@ impl Recorder {
                         visited += 1;
                         leaves += 1;
                     }
-                    StepKind::Cutoff => {
+                    StepKind::Cutoff | StepKind::Prune => {
                         for &s in step.skipped.iter().flatten() {
                             pruned += subtree_size(&nodes, s);
                         }

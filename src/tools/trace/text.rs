@@ -67,7 +67,11 @@ pub fn narration(trace: &Trace) -> Vec<String> {
                         (Some(a), Some(b)) => format!("  α {}  β {}", show(a), show(b)),
                         _ => String::new(),
                     };
-                    lines.push(format!("{indent}{name}{to_move}{window}"));
+                    let flag = step
+                        .technique
+                        .map(|t| format!("  [{t}]"))
+                        .unwrap_or_default();
+                    lines.push(format!("{indent}{name}{to_move}{window}{flag}"));
                 }
                 StepKind::Leaf => {
                     let value = step.value.map(show).unwrap_or_default();
@@ -102,6 +106,13 @@ pub fn narration(trace: &Trace) -> Vec<String> {
                         last.push_str(&format!("   {bound} → {value}"));
                     }
                 }
+                StepKind::Cutoff | StepKind::Prune | StepKind::Technique
+                    if step.technique.is_some() =>
+                {
+                    let child_indent = "  ".repeat(node.depth as usize + 1);
+                    lines.push(format!("{child_indent}{}", step.text));
+                }
+                StepKind::Prune | StepKind::Technique => {}
                 StepKind::Cutoff => {
                     let child_indent = "  ".repeat(node.depth as usize + 1);
                     let (sign, bound) = if node.max {

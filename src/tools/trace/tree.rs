@@ -169,8 +169,13 @@ pub fn random(branching: u64, depth: u32, seed: u64) -> Result<Tree, String> {
         nodes = nodes.saturating_add(level);
     }
     if nodes > MAX_NODES as u64 {
+        let size = if nodes == u64::MAX {
+            "more than 10^19".to_string()
+        } else {
+            nodes.to_string()
+        };
         return Err(format!(
-            "a random tree of branching {branching} and depth {depth} has {nodes} nodes; at most {MAX_NODES} are traced"
+            "a random tree of branching {branching} and depth {depth} has {size} nodes; at most {MAX_NODES} are traced"
         ));
     }
     let mut tree = Tree { nodes: Vec::new() };
