@@ -16,6 +16,9 @@ use shakmaty::{
     Position as _, Rank, Role, Square, attacks,
 };
 
+mod changes;
+pub use changes::PieceChanges;
+
 /// The Polyglot key of the standard start position.
 pub const START_KEY: u64 = 0x463b_9618_1691_fc9c;
 
@@ -272,21 +275,28 @@ impl Position {
             ep_file: None,
             castling: 0,
         };
-        (next.key, next.ep_file, next.castling) = self.updated(&mut next.chess, m);
+        let changes = PieceChanges::of_move(m, self.turn());
+        (next.key, next.ep_file, next.castling) = self.updated(&mut next.chess, m, &changes);
         next
     }
 
     /// Writes the position after the legal move `m` into `child`, whatever it held before:
     /// copy-make into a buffer the caller keeps for all the moves of a node.
     ///
-    /// Perft uses it. Returned by value from `play`, the 152-byte child was copied once more
-    /// on its way to the recursive call, through libc's memcpy, whose wide loads and stores
-    /// stall against shakmaty's narrow ones (store-to-load forwarding); that copy cost perft
-    /// through Position 15-20% against shakmaty's own perft, which clones in registers.
+    /// Returns what the move changed on the board (`PieceChanges`), for whatever else is
+    /// kept move by move (the evaluation's sums, the network's accumulators).
+    ///
+    /// Perft and the search use it. Returned by value from `play`, the 152-byte child was
+    /// copied once more on its way to the recursive call, through libc's memcpy, whose wide
+    /// loads and stores stall against shakmaty's narrow ones (store-to-load forwarding); that
+    /// copy cost perft through Position 15-20% against shakmaty's own perft, which clones in
+    /// registers.
     #[inline]
-    pub fn play_into(&self, m: Move, child: &mut Position) {
+    pub fn play_into(&self, m: Move, child: &mut Position) -> PieceChanges {
         child.chess.clone_from(&self.chess);
-        (child.key, child.ep_file, child.castling) = self.updated(&mut child.chess, m);
+        let changes = PieceChanges::of_move(m, self.turn());
+        (child.key, child.ep_file, child.castling) = self.updated(&mut child.chess, m, &changes);
+        changes
     }
 
     /// Plays the legal move `m` on this position (copy-make callers use `play`).
@@ -295,53 +305,26 @@ impl Position {
     }
 
     /// Plays `m` on `chess` (a copy of this position's) and returns the key, en-passant file
-    /// and castling bits of the result, updated from this position's.
+    /// and castling bits of the result, updated from this position's by the move's
+    /// `changes`.
     #[inline]
-    fn updated(&self, chess: &mut Chess, m: Move) -> (u64, Option<File>, u8) {
-        let us = chess.turn();
+    fn updated(
+        &self,
+        chess: &mut Chess,
+        m: Move,
+        changes: &PieceChanges,
+    ) -> (u64, Option<File>, u8) {
         let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
         if let Some(file) = self.ep_file {
             key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
         }
-        let rights_before = chess.castles().castling_rights();
-
-        let mut double_push = false;
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let moved = role.of(us);
-                let placed = match promotion {
-                    Some(promoted) => promoted.of(us),
-                    None => moved,
-                };
-                key ^= piece_key(from, moved) ^ piece_key(to, placed);
-                if let Some(captured) = capture {
-                    key ^= piece_key(to, captured.of(!us));
-                }
-                // A pawn move of two ranks: the squares' indices differ by 16.
-                double_push = role == Role::Pawn && (u32::from(from) ^ u32::from(to)) == 16;
-            }
-            Move::EnPassant { from, to } => {
-                let captured = Square::from_coords(to.file(), from.rank());
-                key ^= piece_key(from, us.pawn());
-                key ^= piece_key(to, us.pawn());
-                key ^= piece_key(captured, (!us).pawn());
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_queen_side(rook < king);
-                let rank = king.rank();
-                key ^= piece_key(king, us.king());
-                key ^= piece_key(rook, us.rook());
-                key ^= piece_key(Square::from_coords(side.king_to_file(), rank), us.king());
-                key ^= piece_key(Square::from_coords(side.rook_to_file(), rank), us.rook());
-            }
-            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        for &(piece, square) in changes.removed().iter().chain(changes.added()) {
+            key ^= piece_key(square, piece);
         }
+        let rights_before = chess.castles().castling_rights();
+        // A pawn move of two ranks: the squares' indices differ by 16.
+        let double_push = matches!(m, Move::Normal { role: Role::Pawn, from, to, .. }
+            if (u32::from(from) ^ u32::from(to)) == 16);
 
         chess.play_unchecked(m);
 

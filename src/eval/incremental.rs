@@ -9,14 +9,14 @@
 //! is always exactly `positional::evaluate` with those weights (tests below, and a
 //! `debug_assert!` at every evaluation). Nothing here knows of the search or above.
 
-use shakmaty::{CastlingSide, Color, Move, Role, Square};
+use shakmaty::{Color, Piece, Role, Square};
 
 use super::Value;
 use super::params::WEIGHTS;
 use super::pawn_cache::PawnCache;
 use super::positional::{self, Placement};
 use super::weights::{S, Weights};
-use crate::position::Position;
+use crate::position::{PieceChanges, Position};
 
 /// Material plus piece-square value by `[color][role - 1][square]`, from White's point of
 /// view (Black's entries negative), for `WEIGHTS`.
@@ -58,59 +58,21 @@ fn entry(color: Color, role: Role, square: Square) -> S {
     TABLE[color as usize][role as usize - 1][square as usize]
 }
 
-/// The placement after `mv`, played by `us`, from the placement before it.
+/// The placement after a move, from the placement before it and what the move changed.
 #[inline]
-pub fn after_move(before: Placement, mv: Move, us: Color) -> Placement {
+pub fn after_move(before: Placement, changes: &PieceChanges) -> Placement {
     let mut after = before;
-    let mut add = |color: Color, role: Role, square: Square, sign: i32| {
-        let value = entry(color, role, square);
+    let mut add = |piece: Piece, square: Square, sign: i32| {
+        let value = entry(piece.color, piece.role, square);
         after.mg += sign * value.0;
         after.eg += sign * value.1;
-        after.phase += sign * PHASE[role as usize - 1];
+        after.phase += sign * PHASE[piece.role as usize - 1];
     };
-    match mv {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            add(us, role, from, -1);
-            add(us, promotion.unwrap_or(role), to, 1);
-            if let Some(captured) = capture {
-                add(!us, captured, to, -1);
-            }
-        }
-        Move::EnPassant { from, to } => {
-            add(us, Role::Pawn, from, -1);
-            add(us, Role::Pawn, to, 1);
-            add(
-                !us,
-                Role::Pawn,
-                Square::from_coords(to.file(), from.rank()),
-                -1,
-            );
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_queen_side(rook < king);
-            let rank = king.rank();
-            add(us, Role::King, king, -1);
-            add(us, Role::Rook, rook, -1);
-            add(
-                us,
-                Role::King,
-                Square::from_coords(side.king_to_file(), rank),
-                1,
-            );
-            add(
-                us,
-                Role::Rook,
-                Square::from_coords(side.rook_to_file(), rank),
-                1,
-            );
-        }
-        Move::Put { role, to } => add(us, role, to, 1),
+    for &(piece, square) in changes.removed() {
+        add(piece, square, -1);
+    }
+    for &(piece, square) in changes.added() {
+        add(piece, square, 1);
     }
     after
 }
@@ -137,11 +99,11 @@ impl Incremental {
         }
     }
 
-    /// The node at `ply` (1 or more) is reached by `mv`, played by `us`, from the node at
-    /// `ply - 1`.
+    /// The node at `ply` (1 or more) is reached from the node at `ply - 1` by a move that
+    /// made `changes`.
     #[inline]
-    pub fn push_move(&mut self, ply: usize, mv: Move, us: Color) {
-        self.placements[ply] = after_move(self.placements[ply - 1], mv, us);
+    pub fn push_move(&mut self, ply: usize, changes: &PieceChanges) {
+        self.placements[ply] = after_move(self.placements[ply - 1], changes);
     }
 
     /// The node at `ply` is reached by a null move: the placement does not change.
@@ -196,6 +158,7 @@ fn evaluate_with_popcnt(pos: &Position, placement: Placement, pawns: &mut PawnCa
 mod tests {
     use super::*;
     use crate::rng::splitmix64;
+    use shakmaty::Move;
 
     /// Starts for random games: the standard start, positions rich in castling, en passant
     /// and promotions, and Chess960 starts whose kings and rooks castle from other files.
@@ -271,8 +234,10 @@ mod tests {
                             } => seen_capture += 1,
                             _ => {}
                         }
-                        evaluator.push_move(ply, mv, pos.turn());
-                        pos.play_in_place(mv);
+                        let mut child = pos.clone();
+                        let changes = pos.play_into(mv, &mut child);
+                        evaluator.push_move(ply, &changes);
+                        pos = child;
                     }
                     assert_eq!(
                         evaluator.placements[ply],

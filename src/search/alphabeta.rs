@@ -488,8 +488,8 @@ impl<O: Observer> Worker<'_, O> {
                 continue;
             }
 
-            pos.play_into(mv, &mut child);
-            self.made_move(ply + 1, mv, pos.turn());
+            let changes = pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, &changes);
             self.search.tt.prefetch(child.key());
             let gives_check = child.is_check();
 

@@ -44,8 +44,8 @@ impl<O: Observer> Worker<'_, O> {
             if !see::see_ge(pos, mv, probcut_beta - static_eval) {
                 continue;
             }
-            pos.play_into(mv, &mut child);
-            self.made_move(ply + 1, mv, pos.turn());
+            let changes = pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, &changes);
             self.keys.push(child.key());
             self.plies[ply].current = tt::pack_move(mv);
             self.plies[ply].moved = history::piece_to(pos.turn(), mv);

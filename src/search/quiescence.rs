@@ -80,8 +80,8 @@ impl<O: Observer> Worker<'_, O> {
                     continue;
                 }
             }
-            pos.play_into(mv, &mut child);
-            self.made_move(ply + 1, mv, pos.turn());
+            let changes = pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, &changes);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return DRAW;

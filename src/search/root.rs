@@ -139,8 +139,9 @@ impl<O: Observer> Worker<'_, O> {
                 break;
             };
             let mv = self.root_moves[index].mv;
-            let child = root.play(mv);
-            self.made_move(1, mv, root.turn());
+            let mut child = root.clone();
+            let changes = root.play_into(mv, &mut child);
+            self.made_move(1, &changes);
             let may_defer = !revisiting;
             let mut mark = match (defer && index > pv_index)
                 .then(|| self.shared.searching.claim(child.key(), may_defer))

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move};
+use shakmaty::Move;
 
 use super::abdada::Searching;
 use super::features::Features;
@@ -28,7 +28,7 @@ use super::{Report, Search, SearchResult};
 use crate::eval::incremental::Incremental;
 use crate::eval::nnue::{self, Network, accumulator::Stack};
 use crate::eval::{self, Evaluation, Value};
-use crate::position::Position;
+use crate::position::{PieceChanges, Position};
 
 /// How often (in nodes) the clock and the stop flag are polled.
 pub(super) const POLL_INTERVAL: u64 = 1024;
@@ -350,15 +350,16 @@ impl<'a, O: Observer> Worker<'a, O> {
         value
     }
 
-    /// The node at `ply` is reached by `mv`, played by `us`: the network's accumulators
-    /// or the positional evaluation's placements follow (nothing to do for material).
+    /// The node at `ply` is reached by a move that made `changes`: the network's
+    /// accumulators or the positional evaluation's placements follow (nothing to do for
+    /// material).
     #[inline]
-    pub(super) fn made_move(&mut self, ply: usize, mv: Move, us: Color) {
+    pub(super) fn made_move(&mut self, ply: usize, changes: &PieceChanges) {
         if let Some((_, stack)) = &mut self.nnue {
-            stack.push_move(ply, mv, us);
+            stack.push_move(ply, changes);
         }
         if let Some(positional) = &mut self.positional {
-            positional.push_move(ply, mv, us);
+            positional.push_move(ply, changes);
         }
     }
 

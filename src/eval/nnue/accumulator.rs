@@ -1,18 +1,19 @@
 //! The accumulators: the hidden layer before its activation, one row of `HIDDEN` values per
 //! perspective, and how a move changes them.
 //!
-//! A move changes at most two pieces' squares and removes at most one piece (a capture), so
-//! it adds at most two input rows and subtracts at most two: a `Delta`. The search keeps a
-//! `Stack` of accumulators by ply; making a move only records its delta, and an accumulator
+//! A move takes at most two pieces off squares and puts at most two on squares (the
+//! `PieceChanges` that making it computed), so it adds at most two input rows and subtracts
+//! at most two. The search keeps a `Stack` of accumulators by ply; making a move only
+//! records its changes, and an accumulator
 //! is computed when its node is evaluated, from the nearest computed ancestor (nodes that
 //! are never evaluated cost nothing). A refresh from the board is the reference every update
 //! is tested against.
 
-use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
+use shakmaty::{Board, Color, Piece, Square};
 
 use super::{HIDDEN, Network, feature, simd};
 use crate::eval::Value;
-use crate::position::Position;
+use crate::position::{PieceChanges, Position};
 
 /// The hidden layer of both perspectives (White's first), before the activation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,111 +42,29 @@ impl Accumulator {
         accumulator
     }
 
-    /// Sets `self` to `parent` changed by `delta`, in one pass per perspective.
+    /// Sets `self` to `parent` changed by a move's `changes`, in one pass per perspective.
     #[inline]
-    pub fn update_from(&mut self, parent: &Accumulator, delta: &Delta, network: &Network) {
+    pub fn update_from(&mut self, parent: &Accumulator, changes: &PieceChanges, network: &Network) {
+        let (added, removed) = (changes.added(), changes.removed());
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
             let row = |&(piece, square): &(Piece, Square)| {
                 &network.w1[feature(perspective, piece, square)]
             };
             let mut add = [&network.b1; 2];
             let mut sub = [&network.b1; 2];
-            let added = delta.added_count as usize;
-            let removed = delta.removed_count as usize;
-            for (slot, change) in add.iter_mut().zip(&delta.added[..added]) {
+            for (slot, change) in add.iter_mut().zip(added) {
                 *slot = row(change);
             }
-            for (slot, change) in sub.iter_mut().zip(&delta.removed[..removed]) {
+            for (slot, change) in sub.iter_mut().zip(removed) {
                 *slot = row(change);
             }
             simd::update(
                 &mut self.values[side],
                 &parent.values[side],
-                &add[..added],
-                &sub[..removed],
+                &add[..added.len()],
+                &sub[..removed.len()],
             );
         }
-    }
-}
-
-/// The pieces a move puts on squares and takes off them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delta {
-    added: [(Piece, Square); 2],
-    added_count: u8,
-    removed: [(Piece, Square); 2],
-    removed_count: u8,
-}
-
-const NO_PIECE: (Piece, Square) = (
-    Piece {
-        color: Color::White,
-        role: Role::Pawn,
-    },
-    Square::A1,
-);
-
-impl Delta {
-    /// No change (a null move: the perspectives do not depend on the side to move).
-    pub const NONE: Delta = Delta {
-        added: [NO_PIECE; 2],
-        added_count: 0,
-        removed: [NO_PIECE; 2],
-        removed_count: 0,
-    };
-
-    fn add(&mut self, color: Color, role: Role, square: Square) {
-        self.added[self.added_count as usize] = (Piece { color, role }, square);
-        self.added_count += 1;
-    }
-
-    fn remove(&mut self, color: Color, role: Role, square: Square) {
-        self.removed[self.removed_count as usize] = (Piece { color, role }, square);
-        self.removed_count += 1;
-    }
-
-    /// The change made by `mv`, played by `us` (standard chess and Chess960).
-    #[inline]
-    pub fn of_move(mv: Move, us: Color) -> Delta {
-        let mut delta = Delta::NONE;
-        match mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                delta.remove(us, role, from);
-                delta.add(us, promotion.unwrap_or(role), to);
-                if let Some(captured) = capture {
-                    delta.remove(!us, captured, to);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                delta.remove(us, Role::Pawn, from);
-                delta.add(us, Role::Pawn, to);
-                delta.remove(!us, Role::Pawn, Square::from_coords(to.file(), from.rank()));
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_queen_side(rook < king);
-                let rank = king.rank();
-                delta.remove(us, Role::King, king);
-                delta.remove(us, Role::Rook, rook);
-                delta.add(
-                    us,
-                    Role::King,
-                    Square::from_coords(side.king_to_file(), rank),
-                );
-                delta.add(
-                    us,
-                    Role::Rook,
-                    Square::from_coords(side.rook_to_file(), rank),
-                );
-            }
-            Move::Put { role, to } => delta.add(us, role, to),
-        }
-        delta
     }
 }
 
@@ -155,7 +74,7 @@ pub struct Stack {
     /// Whether the accumulator at a ply is up to date for the node on the current path.
     computed: Vec<bool>,
     /// The change from the node at `ply - 1` to the node at `ply`.
-    deltas: Vec<Delta>,
+    deltas: Vec<PieceChanges>,
 }
 
 /// Beyond this many pending updates, a refresh from the board is cheaper.
@@ -172,21 +91,21 @@ impl Stack {
                 plies
             ],
             computed: vec![false; plies],
-            deltas: vec![Delta::NONE; plies],
+            deltas: vec![PieceChanges::NONE; plies],
         }
     }
 
-    /// The node at `ply` is reached by `mv`, played by `us`.
+    /// The node at `ply` is reached by a move that made `changes`.
     #[inline]
-    pub fn push_move(&mut self, ply: usize, mv: Move, us: Color) {
-        self.deltas[ply] = Delta::of_move(mv, us);
+    pub fn push_move(&mut self, ply: usize, changes: &PieceChanges) {
+        self.deltas[ply] = *changes;
         self.computed[ply] = false;
     }
 
     /// The node at `ply` is reached by a null move.
     #[inline]
     pub fn push_null(&mut self, ply: usize) {
-        self.deltas[ply] = Delta::NONE;
+        self.deltas[ply] = PieceChanges::NONE;
         self.computed[ply] = false;
     }
 
@@ -222,6 +141,7 @@ impl Stack {
 mod tests {
     use super::*;
     use crate::rng::splitmix64;
+    use shakmaty::Move;
 
     /// A network with varied weights (the embedded one might be small or zero).
     fn varied() -> Network {
@@ -307,8 +227,10 @@ mod tests {
                         } => seen_promotion += 1,
                         _ => {}
                     }
-                    stack.push_move(ply, mv, pos.turn());
-                    pos.play_in_place(mv);
+                    let mut child = pos.clone();
+                    let changes = pos.play_into(mv, &mut child);
+                    stack.push_move(ply, &changes);
+                    pos = child;
                     // Evaluate only some plies, so updates also span several moves.
                     if state % 3 != 0 || ply % 17 == 0 {
                         let value = stack.evaluate(ply, &pos, &network);

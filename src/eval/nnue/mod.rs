@@ -21,7 +21,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 use shakmaty::{Color, Piece, Square};
 
-pub use accumulator::{Accumulator, Delta};
+pub use accumulator::Accumulator;
 pub use network::Network;
 
 use crate::eval::Value;
