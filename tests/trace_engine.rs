@@ -98,15 +98,14 @@ fn flagged_steps_sit_where_their_technique_acted() {
             .find(|t| t.name == name)
             .map_or(0, |t| t.count)
     };
-    // This search has null-move cut-offs, LMR and PVS re-searches, an aspiration fail high
-    // and table cut-offs (measured: 27, 19, 4, 1 and 59); the counts are the flagged steps.
+    // This search has null-move cut-offs, LMR and PVS re-searches and table cut-offs; the
+    // counts are the flagged steps. (Aspiration fails: `aspiration_fails_are_flagged`.)
     for name in [
         "null-move",
         "null-move-cutoff",
         "lmr",
         "lmr-research",
         "pvs-research",
-        "aspiration-fail-high",
         "null-window",
         "quiescence",
         "tt-cutoff",
@@ -203,4 +202,39 @@ fn a_tt_cutoff_is_flagged_where_the_table_answered() {
     assert_eq!(futile.kind, StepKind::Prune);
     let stub = futile.skipped.as_ref().unwrap()[0];
     assert_eq!(trace.nodes[stub].stub.unwrap().moves, 1);
+}
+
+/// Tactical positions whose fourth iteration leaves the third's aspiration window: the
+/// trace flags each failed window, and the flagged steps are the counted ones.
+#[test]
+fn aspiration_fails_are_flagged() {
+    let fens = [
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 1 1",
+        "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 1 1",
+        "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 1 1",
+    ];
+    let mut fails = 0;
+    for fen in fens {
+        let trace = engine_trace(fen, 4);
+        for name in ["aspiration-fail-high", "aspiration-fail-low"] {
+            let count = trace
+                .techniques
+                .iter()
+                .find(|t| t.name == name)
+                .map_or(0, |t| t.count);
+            let flagged = trace
+                .steps
+                .iter()
+                .filter(|s| s.technique == Some(name))
+                .count() as u64;
+            assert_eq!(flagged, count, "{fen} {name}");
+            fails += count;
+        }
+    }
+    assert!(
+        fails > 0,
+        "no aspiration window failed in {} positions",
+        fens.len()
+    );
 }

@@ -112,16 +112,17 @@ pub fn score_moves(
 
 /// Moves the best-scored move among `moves[index..]` to `index` and returns it (selection
 /// sort, one step at a time: a cut-off early saves sorting the rest). Among equal scores the
-/// earliest wins.
+/// earliest wins, and the moves it passes keep their order (they shift up by one rather
+/// than swap), so picking one by one gives exactly a stable sort, best first.
 #[inline]
-pub fn pick_next(moves: &mut ScoredMoves, index: usize) -> Move {
+pub fn pick_next(moves: &mut [ScoredMove], index: usize) -> Move {
     let mut best = index;
     for i in index + 1..moves.len() {
         if moves[i].score > moves[best].score {
             best = i;
         }
     }
-    moves.swap(index, best);
+    moves[index..=best].rotate_right(1);
     moves[index].mv
 }
 
@@ -129,7 +130,7 @@ pub fn pick_next(moves: &mut ScoredMoves, index: usize) -> Move {
 /// what remains once: selection over every move of a node that searches them all costs
 /// O(n^2) comparisons.
 #[inline]
-pub fn pick_next_sorting_late(moves: &mut ScoredMoves, index: usize) -> Move {
+pub fn pick_next_sorting_late(moves: &mut [ScoredMove], index: usize) -> Move {
     const SELECTION_PICKS: usize = 4;
     if index < SELECTION_PICKS {
         return pick_next(moves, index);
@@ -211,6 +212,14 @@ mod tests {
             .collect();
         assert_eq!(a, b);
         assert!(a.windows(2).all(|w| w[0] >= w[1]));
+        // Both are a stable sort, best first: equal scores keep the generation order.
+        let mut stable = score_moves(&legal, MoveOrder::MvvLva, 0, pos.key(), |m| {
+            (m.to() as i32 * 7) % 13
+        });
+        stable.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let names = |list: &ScoredMoves| list.iter().map(|m| m.mv).collect::<Vec<_>>();
+        assert_eq!(names(&by_selection), names(&stable));
+        assert_eq!(names(&by_sorting), names(&stable));
     }
 
     #[test]
