@@ -17,8 +17,9 @@ use shakmaty::Move;
 
 use super::abdada::{self, Claim};
 use super::history;
+use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
-use super::ordering::{self, ScoredMoves, is_tactical};
+use super::ordering::{MoveOrder, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
 use super::tt::{self, Bound, PackedMove, TtEntry};
@@ -333,11 +334,10 @@ impl<O: Observer> Worker<'_, O> {
             self.observer.technique(ply, Technique::InternalReduction);
         }
 
-        // Step 10. The hash move is tried before any move generation (it often refutes at
-        // once); only then are the legal moves generated (none means mate or stalemate) and
-        // ordered: good captures by MVV-LVA, killers, countermove, quiet moves by history,
-        // losing captures. The lab's orders generate first, as the plain algorithm does.
-        let mut staged_hash = if matches!(config.order, ordering::MoveOrder::MvvLva) {
+        // Step 10. The hash move, if legal here: the move picker tries it before any move
+        // is generated (it often refutes at once). The lab's fixed orders generate first, as
+        // the plain algorithm does.
+        let staged_hash = if matches!(config.order, MoveOrder::MvvLva) {
             tt::legal_move_from_packed(hash_move, pos)
         } else {
             None
@@ -393,13 +393,22 @@ impl<O: Observer> Worker<'_, O> {
                 }
             }
         }
-        if excluded != 0 && staged_hash.is_some_and(|m| tt::pack_move(m) == excluded) {
-            staged_hash = None;
-        }
-        let hash_searched = staged_hash.is_some();
-        let mut moves = ScoredMoves::new();
-        let mut generated = false;
-        let mut next = 0;
+        // The moves come from the picker (movepick.rs): the hash move, good captures,
+        // killers, countermove, quiet moves by history, losing captures, each stage prepared
+        // when reached; or, for the lab's orders, every move scored at once.
+        let mut picker = if matches!(config.order, MoveOrder::MvvLva) {
+            MovePicker::main(staged_hash, excluded)
+        } else {
+            MovePicker::lab(
+                &pos.legal_moves(),
+                config.order,
+                hash_move,
+                pos.key(),
+                excluded,
+            )
+        };
+        let rows = self.continuation_rows(ply);
+        let mut counted = false;
         // One buffer for every child: copy-make writes into it instead of returning a copy.
         let mut child = pos.clone();
 
@@ -415,38 +424,28 @@ impl<O: Observer> Worker<'_, O> {
         let mut revisited = 0;
         loop {
             let mut revisiting = false;
-            let mv = if let Some(mv) = staged_hash.take() {
+            let picked = picker.next(pos, &self.ordering(ply, rows));
+            // The moves are generated when the picker first needs them: none means mate or
+            // stalemate.
+            if !counted && let Some(generated) = picker.generated() {
+                counted = true;
+                if generated == 0 {
+                    self.stats.leaves += 1;
+                    let value = if in_check { mated_in(ply) } else { DRAW };
+                    self.observer.leaf(ply, value, LeafKind::NoMoves);
+                    return value;
+                }
+                self.stats.interior += 1;
+                self.stats.legal_moves += generated as u64;
+            }
+            let mv = if let Some(mv) = picked {
                 mv
+            } else if revisited < deferred.len() {
+                revisited += 1;
+                revisiting = true;
+                deferred[revisited - 1]
             } else {
-                if !generated {
-                    generated = true;
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        self.stats.leaves += 1;
-                        let value = if in_check { mated_in(ply) } else { DRAW };
-                        self.observer.leaf(ply, value, LeafKind::NoMoves);
-                        return value;
-                    }
-                    self.stats.interior += 1;
-                    self.stats.legal_moves += legal.len() as u64;
-                    self.order_moves(pos, &legal, hash_move, ply, &mut moves);
-                    if hash_searched || excluded != 0 {
-                        moves.retain(|m| {
-                            let packed = tt::pack_move(m.mv);
-                            (!hash_searched || packed != hash_move) && packed != excluded
-                        });
-                    }
-                }
-                if next < moves.len() {
-                    next += 1;
-                    ordering::pick_next_sorting_late(&mut moves, next - 1)
-                } else if revisited < deferred.len() {
-                    revisited += 1;
-                    revisiting = true;
-                    deferred[revisited - 1]
-                } else {
-                    break;
-                }
+                break;
             };
             let is_quiet = !is_tactical(mv);
             let packed = tt::pack_move(mv);
@@ -480,7 +479,7 @@ impl<O: Observer> Worker<'_, O> {
                 && is_quiet
                 && searched > 0
                 && best > -score::TB_WIN_BOUND
-                && self.quiet_history(pos.turn(), mv, packed, ply)
+                && self.quiet_history(pos.turn(), mv, ply)
                     < -params::history_prune_per_depth() * depth
             {
                 self.observer

@@ -1,121 +1,56 @@
-//! Move ordering inside the tree and what the search learns for it: killer moves, the
+//! What the search learns for move ordering and how it reads it: killer moves, the
 //! countermove table, the history heuristic, the continuation history (a quiet move scored by
-//! the moves one and two plies before it) and the capture history, plus the late-move
-//! reduction amount that the histories adjust, and the correction history, which corrects the
-//! static evaluation by what searches of the same pawn structure found.
+//! the moves one and two plies before it) and the capture history, the late-move reduction
+//! amount that the histories adjust, and the correction history, which corrects the static
+//! evaluation by what searches of the same pawn structure found.
 //!
-//! Order at a node: hash move, captures that do not lose material (MVV-LVA, then capture
-//! history), the two killers, the countermove, quiet moves by history plus continuation
-//! history, then losing captures. The lab's orders (`MoveOrder`) bypass all of this.
+//! The order itself is the move picker's (`movepick.rs`); the tables are `history.rs`'s.
+//! Here the search rewards the move that caused a cut-off and punishes those tried before it.
 
 use shakmaty::{Color, Move};
 
-use super::history::{ContinuationHistory, piece_to};
+use super::movepick::{OrderingContext, continuation_rows};
 use super::observer::Observer;
-use super::ordering::{self, ScoredMove, ScoredMoves, is_tactical};
 use super::params;
 use super::score::{self, MAX_PLY};
-use super::see::see_non_negative;
-use super::tt::{self, PackedMove};
+use super::tt::PackedMove;
 use super::worker::{NULL_MOVE, Worker};
 use crate::eval::Value;
 use crate::position::Position;
 
-/// Ordering score bands (higher is tried earlier), below the hash move.
-const GOOD_CAPTURE: i32 = 1 << 24;
-const KILLER_FIRST: i32 = 1 << 22;
-const KILLER_SECOND: i32 = KILLER_FIRST - 1;
-const COUNTERMOVE: i32 = KILLER_FIRST - 2;
-const BAD_CAPTURE: i32 = -(1 << 24);
-/// Capture ordering: MVV-LVA points weigh this much against capture history.
-const MVV_LVA_WEIGHT: i32 = 1024;
-
 impl<O: Observer> Worker<'_, O> {
-    /// Orders the moves of a node: hash move, captures (losing ones last when SEE is on),
-    /// killers, countermove, then quiet moves by history (or as configured for the lab).
-    pub(super) fn order_moves(
-        &self,
-        pos: &Position,
-        legal: &[Move],
-        hash_move: PackedMove,
-        ply: usize,
-        scored: &mut ScoredMoves,
-    ) {
-        let config = self.search.config;
-        let features = self.features;
-        if !matches!(config.order, ordering::MoveOrder::MvvLva) {
-            *scored = ordering::score_moves(legal, config.order, hash_move, pos.key(), |_| 0);
-            return;
+    /// What the move picker reads of this thread for the node at `ply`: the switches, the
+    /// histories, the continuation rows `rows`, the killers and the countermove.
+    #[inline]
+    pub(super) fn ordering(&self, ply: usize, rows: Option<[usize; 2]>) -> OrderingContext<'_> {
+        OrderingContext {
+            features: self.features,
+            histories: &self.learned,
+            continuation: rows,
+            killers: self.plies[ply].killers,
+            countermove: self.countermove(ply),
         }
-        let us = pos.turn();
-        let continuation = self.continuation_rows(ply);
-        let killers = self.plies[ply].killers;
+    }
+
+    /// The countermove of the node at `ply`: the quiet move that last refuted the move
+    /// before it (0 for none, or when the switch is off).
+    #[inline]
+    pub(super) fn countermove(&self, ply: usize) -> PackedMove {
         let previous = self.plies[ply - 1].current;
-        let countermove = if features.countermove && previous != 0 && previous != NULL_MOVE {
+        if self.features.countermove && previous != 0 && previous != NULL_MOVE {
             self.learned.countermoves.get(usize::from(previous))
         } else {
             0
-        };
-        scored.clear();
-        for &mv in legal {
-            let packed = tt::pack_move(mv);
-            let score = if packed == hash_move {
-                i32::MAX
-            } else if is_tactical(mv) {
-                let mut mvv_lva = ordering::mvv_lva_score(mv);
-                if features.capture_history {
-                    mvv_lva = mvv_lva * MVV_LVA_WEIGHT + self.learned.captures.get(us, mv) / 2;
-                }
-                if !features.see || see_non_negative(pos, mv) {
-                    GOOD_CAPTURE + mvv_lva
-                } else {
-                    BAD_CAPTURE + mvv_lva
-                }
-            } else if features.killers && packed == killers[0] {
-                KILLER_FIRST
-            } else if features.killers && packed == killers[1] {
-                KILLER_SECOND
-            } else if packed == countermove {
-                COUNTERMOVE
-            } else {
-                let (butterfly, continuation) = self.quiet_histories(us, mv, packed, continuation);
-                butterfly + continuation
-            };
-            scored.push(ScoredMove { mv, score });
         }
     }
 
     /// What the histories say of a quiet move: its butterfly history plus its continuation
     /// history after the moves one and two plies before (each where its switch is on).
-    pub(super) fn quiet_history(
-        &self,
-        side: Color,
-        mv: Move,
-        packed: PackedMove,
-        ply: usize,
-    ) -> i32 {
-        let (butterfly, continuation) =
-            self.quiet_histories(side, mv, packed, self.continuation_rows(ply));
+    pub(super) fn quiet_history(&self, side: Color, mv: Move, ply: usize) -> i32 {
+        let (butterfly, continuation) = self
+            .ordering(ply, self.continuation_rows(ply))
+            .quiet_histories(side, mv);
         butterfly + continuation
-    }
-
-    /// The butterfly and the continuation history of a quiet move (0 where a switch is off),
-    /// apart: ordering adds them, late move reductions weigh the continuation half.
-    #[inline]
-    fn quiet_histories(
-        &self,
-        side: Color,
-        mv: Move,
-        packed: PackedMove,
-        rows: Option<[usize; 2]>,
-    ) -> (i32, i32) {
-        let butterfly = if self.features.history {
-            self.learned.butterfly.get(side, usize::from(packed))
-        } else {
-            0
-        };
-        let continuation = rows.map_or(0, |rows| self.continuation_score(rows, piece_to(side, mv)));
-        (butterfly, continuation)
     }
 
     /// The reduction for a late quiet move, from the log table adjusted by node type,
@@ -147,8 +82,9 @@ impl<O: Observer> Worker<'_, O> {
         if self.plies[ply].killers.contains(&packed) {
             reduction -= params::lmr_killer();
         }
-        let (butterfly, continuation) =
-            self.quiet_histories(side, mv, packed, self.continuation_rows(ply));
+        let (butterfly, continuation) = self
+            .ordering(ply, self.continuation_rows(ply))
+            .quiet_histories(side, mv);
         let history = butterfly + continuation / 2;
         reduction - history / params::lmr_history_divisor()
     }
@@ -156,26 +92,18 @@ impl<O: Observer> Worker<'_, O> {
     /// The continuation-history rows of the moves one and two plies before the node at `ply`
     /// (0 where there is none), or `None` when the feature is off.
     #[inline]
-    fn continuation_rows(&self, ply: usize) -> Option<[usize; 2]> {
+    pub(super) fn continuation_rows(&self, ply: usize) -> Option<[usize; 2]> {
         if !self.features.continuation_history {
             return None;
         }
-        let row = |back: usize| {
+        let moved = |back: usize| {
             if ply >= back {
-                ContinuationHistory::row(self.plies[ply - back].moved)
+                self.plies[ply - back].moved
             } else {
                 0
             }
         };
-        Some([row(1), row(2)])
-    }
-
-    #[inline]
-    fn continuation_score(&self, rows: [usize; 2], index: u16) -> i32 {
-        rows.iter()
-            .filter(|&&row| row != 0)
-            .map(|&row| self.learned.continuation.get(row, index))
-            .sum()
+        Some(continuation_rows(moved(1), moved(2)))
     }
 
     /// A capture (or promotion) caused a cut-off: raise its capture history and lower that of

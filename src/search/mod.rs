@@ -17,6 +17,7 @@ mod heuristics;
 pub mod histories;
 pub mod history;
 pub mod level;
+pub mod movepick;
 pub mod observer;
 pub mod ordering;
 pub mod params;

@@ -5,11 +5,10 @@
 //! Called from step 8b of `negamax` (alphabeta.rs) when the `probcut` switch is on.
 
 use super::history;
+use super::movepick::MovePicker;
 use super::observer::{Observer, Technique};
-use super::ordering::{self, ScoredMoves};
 use super::params;
 use super::score;
-use super::see;
 use super::tt::{self, Bound, TtEntry};
 use super::worker::Worker;
 use crate::eval::Value;
@@ -31,19 +30,10 @@ impl<O: Observer> Worker<'_, O> {
         ply: usize,
         cut_node: bool,
     ) -> Option<Value> {
-        let tactical = pos.tactical_moves();
-        let mut moves = ScoredMoves::new();
-        for &mv in &tactical {
-            let score = ordering::mvv_lva_score(mv);
-            moves.push(ordering::ScoredMove { mv, score });
-        }
+        let mut picker = MovePicker::probcut(probcut_beta - static_eval);
         let mut child = pos.clone();
         let probe_depth = depth - params::probcut_reduction();
-        for index in 0..moves.len() {
-            let mv = ordering::pick_next(&mut moves, index);
-            if !see::see_ge(pos, mv, probcut_beta - static_eval) {
-                continue;
-            }
+        while let Some(mv) = picker.next(pos, &self.ordering(ply, None)) {
             let changes = pos.play_into(mv, &mut child);
             self.made_move(ply + 1, &changes);
             self.keys.push(child.key());

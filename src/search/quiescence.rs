@@ -5,8 +5,8 @@
 //! every evasion is searched, so a mated side scores as mated. Losing captures (by SEE) and
 //! captures that cannot reach alpha (delta pruning) are skipped when those features are on.
 
+use super::movepick::MovePicker;
 use super::observer::Observer;
-use super::ordering::{self, ScoredMove, ScoredMoves, pick_next};
 use super::params;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::see_non_negative;
@@ -52,20 +52,10 @@ impl<O: Observer> Worker<'_, O> {
 
         // In check every evasion is searched and standing pat is not allowed: a mated side
         // must score as mated, not as its material. Otherwise only captures and promotions,
-        // generated without the quiet moves.
-        let tactical = pos.tactical_moves();
-        if tactical.is_empty() {
-            return if in_check { mated_in(ply) } else { best };
-        }
-
-        let mut moves = ScoredMoves::new();
-        for &mv in &tactical {
-            let score = ordering::mvv_lva_score(mv);
-            moves.push(ScoredMove { mv, score });
-        }
+        // generated without the quiet moves, by MVV-LVA (the picker's quiescence mode).
+        let mut picker = MovePicker::quiescence();
         let mut child = pos.clone();
-        for index in 0..moves.len() {
-            let mv = pick_next(&mut moves, index);
+        while let Some(mv) = picker.next(pos, &self.ordering(ply, None)) {
             if !in_check {
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if features.futility
@@ -95,6 +85,9 @@ impl<O: Observer> Worker<'_, O> {
                     break;
                 }
             }
+        }
+        if in_check && picker.generated() == Some(0) {
+            return mated_in(ply);
         }
         best
     }

@@ -16,8 +16,8 @@ use shakmaty::Move;
 use super::abdada::Searching;
 use super::features::Features;
 use super::histories::Histories;
+use super::movepick::MovePicker;
 use super::observer::{Observer, Silent};
-use super::ordering::{self, pick_next};
 use super::params;
 use super::score::{self, INFINITY, MAX_PLY};
 use super::stats::Stats;
@@ -269,15 +269,10 @@ impl<'a, O: Observer> Worker<'a, O> {
             } else {
                 0
             };
-            let mut scored = ordering::score_moves(
-                &candidates,
-                search.config.order,
-                hash_move,
-                root.key(),
-                |_| 0,
-            );
-            (0..scored.len())
-                .map(|i| root_move(pick_next(&mut scored, i)))
+            MovePicker::lab(&candidates, search.config.order, hash_move, root.key(), 0)
+                .into_order()
+                .into_iter()
+                .map(root_move)
                 .collect()
         };
         // Probes in the tree: not when the root ranking by DTZ already decides (or the root
