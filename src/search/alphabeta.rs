@@ -397,7 +397,7 @@ impl<O: Observer> Worker<'_, O> {
         // killers, countermove, quiet moves by history, losing captures, each stage prepared
         // when reached; or, for the lab's orders, every move scored at once.
         let mut picker = if matches!(config.order, MoveOrder::MvvLva) {
-            MovePicker::main(staged_hash, excluded)
+            MovePicker::main(staged_hash, excluded, in_check)
         } else {
             MovePicker::lab(
                 &pos.legal_moves(),
@@ -408,7 +408,6 @@ impl<O: Observer> Worker<'_, O> {
             )
         };
         let rows = self.continuation_rows(ply);
-        let mut counted = false;
         // One buffer for every child: copy-make writes into it instead of returning a copy.
         let mut child = pos.clone();
 
@@ -424,21 +423,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut revisited = 0;
         loop {
             let mut revisiting = false;
-            let picked = picker.next(pos, &self.ordering(ply, rows));
-            // The moves are generated when the picker first needs them: none means mate or
-            // stalemate.
-            if !counted && let Some(generated) = picker.generated() {
-                counted = true;
-                if generated == 0 {
-                    self.stats.leaves += 1;
-                    let value = if in_check { mated_in(ply) } else { DRAW };
-                    self.observer.leaf(ply, value, LeafKind::NoMoves);
-                    return value;
-                }
-                self.stats.interior += 1;
-                self.stats.legal_moves += generated as u64;
-            }
-            let mv = if let Some(mv) = picked {
+            let mv = if let Some(mv) = picker.next(pos, &self.ordering(ply, rows)) {
                 mv
             } else if revisited < deferred.len() {
                 revisited += 1;
@@ -461,6 +446,8 @@ impl<O: Observer> Worker<'_, O> {
                 && best > -score::TB_WIN_BOUND
                 && quiets_tried.len() >= params::lmp_threshold(depth, improving)
             {
+                // The rest of the quiet moves would be skipped as well: the picker leaves
+                // them ungenerated or unscored.
                 self.observer.technique(
                     ply,
                     Technique::LateMovePruning {
@@ -468,6 +455,7 @@ impl<O: Observer> Worker<'_, O> {
                         tried: quiets_tried.len(),
                     },
                 );
+                picker.skip_quiets();
                 continue;
             }
 
@@ -634,6 +622,23 @@ impl<O: Observer> Worker<'_, O> {
             } else {
                 let _ = captures_tried.try_push(mv);
             }
+        }
+
+        // No move at all: checkmate or stalemate. Otherwise the node counts as interior,
+        // with its number of legal moves when the picker generated them all, or when the
+        // configuration asks for it (the search lab's branching factor).
+        if picker.yielded() == 0 {
+            self.stats.leaves += 1;
+            let value = if in_check { mated_in(ply) } else { DRAW };
+            self.observer.leaf(ply, value, LeafKind::NoMoves);
+            return value;
+        }
+        self.stats.interior += 1;
+        if let Some(legal) = picker
+            .legal()
+            .or_else(|| config.count_legal_moves.then(|| pos.legal_moves().len()))
+        {
+            self.stats.legal_moves += legal as u64;
         }
 
         // Step 12. Store the result with its bound type: failing high gives a lower bound,

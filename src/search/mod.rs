@@ -122,6 +122,9 @@ pub struct SearchConfig {
     pub move_overhead: Duration,
     /// Syzygy tablebases and how to probe them; `None` without tables.
     pub syzygy: Option<Syzygy>,
+    /// Count every interior node's legal moves (`Stats::legal_moves`), generating them
+    /// where the move picker would not (the search lab's branching factor); off in play.
+    pub count_legal_moves: bool,
 }
 
 impl Default for SearchConfig {
@@ -139,6 +142,7 @@ impl Default for SearchConfig {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             syzygy: None,
+            count_legal_moves: false,
         }
     }
 }
@@ -146,7 +150,7 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// The search lab's starting point: plain alpha-beta at a fixed depth in generation order,
     /// with no table, no iterative deepening, no quiescence, nothing selective and material
-    /// evaluation. The lab switches parts on from here.
+    /// evaluation, counting every node's legal moves. The lab switches parts on from here.
     pub fn lab_baseline() -> Self {
         Self {
             pruning: true,
@@ -157,6 +161,7 @@ impl SearchConfig {
             quiescence: false,
             features: Features::NONE,
             eval: Evaluation::Material,
+            count_legal_moves: true,
             ..Self::default()
         }
     }

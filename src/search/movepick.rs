@@ -43,7 +43,7 @@ const SELECTION_PICKS: usize = 4;
 enum Stage {
     /// Main: the hash move.
     Hash,
-    /// Main: generate the moves, score the captures.
+    /// Main: generate the captures and promotions (in check: every evasion) and score them.
     Generate,
     /// Main: captures and promotions that do not lose material.
     GoodCaptures,
@@ -53,7 +53,8 @@ enum Stage {
     SecondKiller,
     /// Main: the countermove.
     Countermove,
-    /// Main: score the quiet moves.
+    /// Main: generate the quiet moves (unless in check, where they already are) and score
+    /// them.
     ScoreQuiets,
     /// Main: the quiet moves by history.
     Quiets,
@@ -142,16 +143,23 @@ pub struct MovePicker {
     see_threshold: Option<Value>,
     /// The moves of the current stage (captures, quiets, or everything in the lab), scored.
     moves: ScoredMoves,
-    /// The quiet moves, set aside while the captures are picked (main mode).
+    /// The quiet moves, set aside while the captures are picked (main mode, in check).
     quiets: ScoredMoves,
+    /// Whether the quiet moves are generated (in check they come with the captures).
+    quiets_generated: bool,
+    /// Whether the side to move is in check (main mode: the evasions are generated at once).
+    in_check: bool,
+    /// Killers and countermove yielded before the quiet moves were generated, packed: the
+    /// quiet stage leaves them out.
+    early: ArrayVec<PackedMove, 3>,
+    /// Moves yielded so far.
+    yielded: usize,
     /// Captures that lose material, in the order they were met (best MVV-LVA first).
     bad_captures: ArrayVec<Move, 64>,
     /// The next index to pick in `moves`.
     next: usize,
-    /// Moves generated at this node (0 until the moves are generated).
-    generated: usize,
-    /// Whether the moves have been generated (none generated then means none legal).
-    has_generated: bool,
+    /// The number of legal moves, once every move has been generated.
+    legal: Option<usize>,
     /// Whether the search asked to skip the remaining quiet moves.
     skip_quiets: bool,
 }
@@ -168,20 +176,25 @@ impl MovePicker {
             moves: ScoredMoves::new(),
             quiets: ScoredMoves::new(),
             bad_captures: ArrayVec::new(),
+            quiets_generated: false,
+            in_check: false,
+            early: ArrayVec::new(),
+            yielded: 0,
             next: 0,
-            generated: 0,
-            has_generated: false,
+            legal: None,
             skip_quiets: false,
         }
     }
 
     /// The picker of an interior node: the hash move (checked legal here, by
-    /// `tt::legal_move_from_packed`) and `excluded`, a move never to yield (0 for none). The
-    /// killers and the countermove are read from the context when the moves are generated.
-    pub fn main(hash_move: Option<Move>, excluded: PackedMove) -> Self {
+    /// `tt::legal_move_from_packed`), `excluded`, a move never to yield (0 for none), and
+    /// whether the side to move is in check. The killers and the countermove are read from
+    /// the context when the captures are generated.
+    pub fn main(hash_move: Option<Move>, excluded: PackedMove, in_check: bool) -> Self {
         let mut picker = Self::new(Stage::Hash);
         picker.hash_move = hash_move.filter(|&m| tt::pack_move(m) != excluded);
         picker.excluded = excluded;
+        picker.in_check = in_check;
         picker
     }
 
@@ -213,8 +226,7 @@ impl MovePicker {
         if excluded != 0 {
             picker.moves.retain(|m| tt::pack_move(m.mv) != excluded);
         }
-        picker.generated = moves.len();
-        picker.has_generated = true;
+        picker.legal = Some(moves.len());
         picker
     }
 
@@ -233,14 +245,26 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    /// Whether the node's moves have been generated, and how many there were (0: no legal
-    /// move, when generated).
-    pub fn generated(&self) -> Option<usize> {
-        self.has_generated.then_some(self.generated)
+    /// The number of legal moves, when every move has been generated (the quiet moves are
+    /// generated only when the search reaches them).
+    pub fn legal(&self) -> Option<usize> {
+        self.legal
+    }
+
+    /// How many moves the picker has yielded: none once it is exhausted means the position
+    /// has no legal move (in the main and lab modes) or no capture (in quiescence).
+    pub fn yielded(&self) -> usize {
+        self.yielded
     }
 
     /// The next move to try, or `None` when there is none left.
     pub fn next(&mut self, pos: &Position, context: &OrderingContext) -> Option<Move> {
+        let next = self.advance(pos, context);
+        self.yielded += usize::from(next.is_some());
+        next
+    }
+
+    fn advance(&mut self, pos: &Position, context: &OrderingContext) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::Hash => {
@@ -250,7 +274,11 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    self.generate_main(pos, context);
+                    if self.in_check {
+                        self.generate_evasions(pos, context);
+                    } else {
+                        self.generate_captures(pos, context);
+                    }
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
@@ -274,15 +302,34 @@ impl MovePicker {
                     if self.skip_quiets || candidate == 0 {
                         continue;
                     }
-                    if let Some(index) = self
-                        .quiets
-                        .iter()
-                        .position(|m| tt::pack_move(m.mv) == candidate)
+                    if self.quiets_generated {
+                        if let Some(index) = self
+                            .quiets
+                            .iter()
+                            .position(|m| tt::pack_move(m.mv) == candidate)
+                        {
+                            return Some(self.quiets.remove(index).mv);
+                        }
+                    } else if candidate != self.excluded
+                        && Some(candidate) != self.hash_move.map(tt::pack_move)
+                        && let Some(mv) = tt::legal_move_from_packed(candidate, pos)
+                        && !is_tactical(mv)
                     {
-                        return Some(self.quiets.remove(index).mv);
+                        self.early.push(candidate);
+                        return Some(mv);
                     }
                 }
                 Stage::ScoreQuiets => {
+                    if !self.skip_quiets {
+                        if !self.quiets_generated {
+                            self.generate_quiets(pos);
+                        }
+                        let us = pos.turn();
+                        for scored in self.quiets.iter_mut() {
+                            let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
+                            scored.score = butterfly + continuation;
+                        }
+                    }
                     self.moves = std::mem::take(&mut self.quiets);
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -312,8 +359,6 @@ impl MovePicker {
                 }
                 Stage::GenerateTactical => {
                     let tactical = pos.tactical_moves();
-                    self.has_generated = true;
-                    self.generated = tactical.len();
                     for &mv in &tactical {
                         let score = ordering::mvv_lva_score(mv);
                         self.moves.push(ScoredMove { mv, score });
@@ -344,43 +389,75 @@ impl MovePicker {
         }
     }
 
-    /// Generates the legal moves of an interior node: captures and promotions into `moves`
-    /// with their scores, quiet moves aside into `quiets` (scored later, if reached), the
-    /// hash move and the excluded move left out.
-    fn generate_main(&mut self, pos: &Position, context: &OrderingContext) {
+    /// The killers and countermove of the node, from the context (without their switches,
+    /// they are not special).
+    fn take_killers(&mut self, context: &OrderingContext) {
+        self.killers = if context.features.killers {
+            context.killers
+        } else {
+            [0; 2]
+        };
+        if self.killers[1] == self.killers[0] {
+            self.killers[1] = 0;
+        }
+        self.countermove = context.countermove;
+        if self.killers.contains(&self.countermove) {
+            self.countermove = 0;
+        }
+    }
+
+    /// Whether `packed` is the hash move or the excluded move (neither comes from a stage).
+    #[inline]
+    fn left_out(&self, packed: PackedMove) -> bool {
+        packed == self.excluded || Some(packed) == self.hash_move.map(tt::pack_move)
+    }
+
+    /// Not in check: the captures and promotions (generated without the quiet moves), scored.
+    fn generate_captures(&mut self, pos: &Position, context: &OrderingContext) {
+        let us = pos.turn();
+        for &mv in &pos.tactical_moves() {
+            if !self.left_out(tt::pack_move(mv)) {
+                let score = context.capture_score(us, mv);
+                self.moves.push(ScoredMove { mv, score });
+            }
+        }
+        self.take_killers(context);
+    }
+
+    /// In check: every evasion at once, the captures scored into `moves`, the quiet moves
+    /// aside into `quiets` (scored when reached); the killers and countermove are looked up
+    /// among them.
+    fn generate_evasions(&mut self, pos: &Position, context: &OrderingContext) {
         let legal = pos.legal_moves();
-        self.has_generated = true;
-        self.generated = legal.len();
-        let hash = self.hash_move.map_or(0, tt::pack_move);
+        self.legal = Some(legal.len());
         let us = pos.turn();
         for &mv in &legal {
-            let packed = tt::pack_move(mv);
-            if packed == hash || packed == self.excluded {
+            if self.left_out(tt::pack_move(mv)) {
                 continue;
             }
             if is_tactical(mv) {
                 let score = context.capture_score(us, mv);
                 self.moves.push(ScoredMove { mv, score });
             } else {
-                let (butterfly, continuation) = context.quiet_histories(us, mv);
-                let score = butterfly + continuation;
-                self.quiets.push(ScoredMove { mv, score });
+                self.quiets.push(ScoredMove { mv, score: 0 });
             }
         }
-        // Killers and the countermove are quiet moves by definition (a capture stored as
-        // one is tried with the captures): without their switches, they are not special.
-        self.killers = if context.features.killers {
-            context.killers
-        } else {
-            [0; 2]
-        };
-        self.countermove = context.countermove;
-        if self.killers[1] == self.killers[0] {
-            self.killers[1] = 0;
+        self.quiets_generated = true;
+        self.take_killers(context);
+    }
+
+    /// Not in check, at the quiet stage: the quiet moves, less the hash move, the excluded
+    /// move and the killers and countermove already tried.
+    fn generate_quiets(&mut self, pos: &Position) {
+        let legal = pos.legal_moves();
+        self.legal = Some(legal.len());
+        for &mv in &legal {
+            let packed = tt::pack_move(mv);
+            if !is_tactical(mv) && !self.left_out(packed) && !self.early.contains(&packed) {
+                self.quiets.push(ScoredMove { mv, score: 0 });
+            }
         }
-        if self.killers.contains(&self.countermove) {
-            self.countermove = 0;
-        }
+        self.quiets_generated = true;
     }
 }
 

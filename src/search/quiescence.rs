@@ -86,7 +86,7 @@ impl<O: Observer> Worker<'_, O> {
                 }
             }
         }
-        if in_check && picker.generated() == Some(0) {
+        if in_check && picker.yielded() == 0 {
             return mated_in(ply);
         }
         best

@@ -10,9 +10,11 @@ use std::ops::AddAssign;
 pub struct Stats {
     /// Every node entered, in the main search and in quiescence.
     pub nodes: u64,
-    /// Nodes of the main search that generated and searched moves (not leaves).
+    /// Nodes of the main search that had moves to search (not leaves).
     pub interior: u64,
-    /// Legal moves summed over interior nodes (mean branching factor = this / interior).
+    /// Legal moves summed over the interior nodes: all of them with
+    /// `SearchConfig::count_legal_moves` (mean branching factor = this / interior), otherwise
+    /// only those where the move picker generated every move.
     pub legal_moves: u64,
     /// Nodes at the horizon (depth 0: evaluated or handed to quiescence) and terminal nodes
     /// (mate, stalemate, draw) of the main search.

@@ -1,6 +1,7 @@
 //! The picker against the order it replaced and against the rules: every legal move exactly
 //! once in every mode, and the main order equal to scoring every move into bands and sorting
-//! them (stably) best first.
+//! them (stably) best first, over the order in which the picker generates them (captures,
+//! then quiet moves; every evasion at once in check).
 
 use shakmaty::Move;
 
@@ -137,7 +138,7 @@ fn every_mode_yields_each_legal_move_once() {
         };
 
         // Main.
-        let mut picker = MovePicker::main(hash_move, excluded);
+        let mut picker = MovePicker::main(hash_move, excluded, pos.is_check());
         let main = drain(&mut picker, &pos, &context);
         let expected: Vec<Move> = legal
             .iter()
@@ -145,14 +146,15 @@ fn every_mode_yields_each_legal_move_once() {
             .filter(|&m| tt::pack_move(m) != excluded)
             .collect();
         assert_eq!(sorted(&main), sorted(&expected), "{}", pos.fen());
-        assert_eq!(picker.generated(), Some(legal.len()));
+        assert_eq!(picker.legal(), Some(legal.len()));
+        assert_eq!(picker.yielded(), main.len());
         if let Some(h) = hash_move.filter(|&h| tt::pack_move(h) != excluded) {
             assert_eq!(main[0], h);
         }
 
         // Skipping quiet moves after the first few.
         let context = OrderingContext { killers, ..context };
-        let mut picker = MovePicker::main(hash_move, excluded);
+        let mut picker = MovePicker::main(hash_move, excluded, pos.is_check());
         let mut seen = Vec::new();
         while let Some(mv) = picker.next(&pos, &context) {
             seen.push(mv);
@@ -205,7 +207,8 @@ fn every_mode_yields_each_legal_move_once() {
 
 /// The order the picker replaced: every legal move scored into bands (hash move, good
 /// captures by MVV-LVA, killers, countermove, quiet moves by history, losing captures) and
-/// sorted stably, best first.
+/// sorted stably, best first. The moves are listed as the picker generates them: the
+/// captures and promotions, then the quiet moves (in check, every evasion as generated).
 fn banded_order(
     pos: &Position,
     hash: PackedMove,
@@ -216,8 +219,14 @@ fn banded_order(
     const GOOD_CAPTURE: i32 = 1 << 24;
     const KILLER_FIRST: i32 = 1 << 22;
     let us = pos.turn();
-    let mut scored: Vec<(Move, i32)> = pos
-        .legal_moves()
+    let legal = pos.legal_moves();
+    let listed: Vec<Move> = if pos.is_check() {
+        legal.to_vec()
+    } else {
+        let quiets = legal.iter().copied().filter(|m| !is_tactical(*m));
+        pos.tactical_moves().into_iter().chain(quiets).collect()
+    };
+    let mut scored: Vec<(Move, i32)> = listed
         .iter()
         .map(|&mv| {
             let packed = tt::pack_move(mv);
@@ -249,7 +258,8 @@ fn banded_order(
 
 /// On the bench positions and positions played from them, with varied histories, killers
 /// and countermoves, the main picker gives exactly the banded order (the order of the
-/// search before the picker), for the engine's switches and for none of them.
+/// search before the picker, over the picker's generation order), for the engine's switches,
+/// for none of them and with capture history.
 #[test]
 fn the_main_order_equals_the_banded_order() {
     let bench = include_str!("../../../epd/bench.epd");
@@ -297,7 +307,7 @@ fn the_main_order_equals_the_banded_order() {
                     killers,
                     countermove,
                 };
-                let mut picker = MovePicker::main(hash_move, 0);
+                let mut picker = MovePicker::main(hash_move, 0, pos.is_check());
                 let picked = drain(&mut picker, &pos, &context);
                 let reference = banded_order(&pos, hash, killers, countermove, &context);
                 assert_eq!(picked, reference, "{}", pos.fen());

@@ -126,6 +126,7 @@ impl LabConfig {
             LabConfig::Full => SearchConfig {
                 quiescence,
                 threads: 1,
+                count_legal_moves: true,
                 ..SearchConfig::default()
             },
         }
@@ -344,10 +345,13 @@ mod tests {
             assert_eq!(switches.pruning, config != LabConfig::Minimax);
             assert_eq!(switches.tt_cutoffs, config == LabConfig::Full);
             if config == LabConfig::Full {
+                // The engine as it plays, counting the legal moves the picker would skip.
                 let default = SearchConfig::default();
+                assert!(switches.count_legal_moves);
                 assert_eq!(
                     SearchConfig {
                         quiescence: default.quiescence,
+                        count_legal_moves: false,
                         ..switches
                     },
                     default
