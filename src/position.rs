@@ -17,6 +17,7 @@ use shakmaty::{
 };
 
 mod changes;
+mod movegen;
 pub use changes::PieceChanges;
 
 /// The Polyglot key of the standard start position.
@@ -155,91 +156,14 @@ impl Position {
     }
 
     /// The legal captures and promotions (quiescence's moves) when the side to move is not in
-    /// check, without generating the quiet moves: pseudo-legal captures from the attack
-    /// tables, each kept only if it leaves our king unattacked. In check it returns every
-    /// legal evasion, as `legal_moves` does.
+    /// check, without generating the quiet moves (`generate_captures`). In check it returns
+    /// every legal evasion, as `legal_moves` does.
     pub fn tactical_moves(&self) -> MoveList {
         if self.chess.is_check() {
             return self.chess.legal_moves();
         }
-        let board = self.chess.board();
-        let us = self.chess.turn();
-        let ours = board.by_color(us);
-        let theirs = board.by_color(!us);
-        let occupied = board.occupied();
         let mut moves = MoveList::new();
-        let Some(king) = board.king_of(us) else {
-            return self.chess.legal_moves();
-        };
-        let last_rank = Bitboard::from_rank(us.fold_wb(Rank::Eighth, Rank::First));
-        let promotions = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
-        let push = |moves: &mut MoveList, role: Role, from: Square, to: Square| {
-            let capture = board.role_at(to);
-            if role == Role::Pawn && last_rank.contains(to) {
-                for promotion in promotions {
-                    moves.push(Move::Normal {
-                        role,
-                        from,
-                        capture,
-                        to,
-                        promotion: Some(promotion),
-                    });
-                }
-            } else {
-                moves.push(Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
-        };
-        for from in board.pawns() & ours {
-            for to in attacks::pawn_attacks(us, from) & theirs {
-                push(&mut moves, Role::Pawn, from, to);
-            }
-            let forward = if us == Color::White {
-                from.offset(8)
-            } else {
-                from.offset(-8)
-            };
-            if let Some(to) = forward
-                && last_rank.contains(to)
-                && !occupied.contains(to)
-            {
-                push(&mut moves, Role::Pawn, from, to);
-            }
-        }
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
-            for from in board.by_role(role) & ours {
-                let targets = attacks::attacks(from, role.of(us), occupied) & theirs;
-                for to in targets {
-                    push(&mut moves, role, from, to);
-                }
-            }
-        }
-        // Keep the moves after which no enemy piece attacks our king.
-        moves.retain(|m| {
-            let (from, to) = (m.from().unwrap_or(king), m.to());
-            let king_after = if m.role() == Role::King { to } else { king };
-            let occupied_after =
-                (occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-            (board.attacks_to(king_after, !us, occupied_after) & !Bitboard::from_square(to))
-                .is_empty()
-        });
-        // En passant needs shakmaty's full test (the captured pawn leaves another square).
-        if self.chess.maybe_ep_square().is_some() {
-            for m in self.chess.en_passant_moves() {
-                moves.push(m);
-            }
-        }
+        self.generate_captures(|m| moves.push(m));
         moves
     }
 

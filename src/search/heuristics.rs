@@ -187,7 +187,7 @@ impl<O: Observer> Worker<'_, O> {
         }
         if let Some(rows) = self.continuation_rows(ply) {
             let table = &mut self.learned.continuation;
-            for row in rows.into_iter().filter(|&row| row != 0) {
+            for row in rows {
                 table.update(row, moved, bonus);
                 for &(_, other) in tried {
                     table.update(row, other, -bonus);

@@ -138,9 +138,13 @@ impl ContinuationHistory {
         i32::from(self.table[row + usize::from(piece_to)])
     }
 
-    /// Moves the entry by `bonus`, by the gravity rule.
+    /// Moves the entry by `bonus`, by the gravity rule. Row 0 (no earlier move) stays zero,
+    /// so that reading it needs no test.
     #[inline]
     pub fn update(&mut self, row: usize, piece_to: u16, bonus: i32) {
+        if row == 0 {
+            return;
+        }
         let entry = &mut self.table[row + usize::from(piece_to)];
         *entry = gravity(i32::from(*entry), bonus, Self::LIMIT) as i16;
     }

@@ -99,13 +99,15 @@ impl OrderingContext<'_> {
         } else {
             0
         };
-        let continuation = self.continuation.map_or(0, |rows| {
-            let index = piece_to(side, mv);
-            rows.iter()
-                .filter(|&&row| row != 0)
-                .map(|&row| self.histories.continuation.get(row, index))
-                .sum()
-        });
+        // Row 0 (no earlier move) reads zero.
+        let continuation = match self.continuation {
+            Some([previous, before]) => {
+                let index = piece_to(side, mv);
+                let table = &self.histories.continuation;
+                table.get(previous, index) + table.get(before, index)
+            }
+            None => 0,
+        };
         (butterfly, continuation)
     }
 
@@ -141,10 +143,13 @@ pub struct MovePicker {
     countermove: PackedMove,
     /// ProbCut: the least static exchange gain a capture must have.
     see_threshold: Option<Value>,
-    /// The moves of the current stage (captures, quiets, or everything in the lab), scored.
+    /// The moves, scored: in the main mode the captures first, then (from `quiet_start`)
+    /// the quiet moves once generated; in the other modes all of them.
     moves: ScoredMoves,
-    /// The quiet moves, set aside while the captures are picked (main mode, in check).
-    quiets: ScoredMoves,
+    /// Where the quiet moves start in `moves` (main mode).
+    quiet_start: usize,
+    /// Captures and promotions generated (the hash and excluded moves included).
+    captures_generated: usize,
     /// Whether the quiet moves are generated (in check they come with the captures).
     quiets_generated: bool,
     /// Whether the side to move is in check (main mode: the evasions are generated at once).
@@ -174,7 +179,8 @@ impl MovePicker {
             countermove: 0,
             see_threshold: None,
             moves: ScoredMoves::new(),
-            quiets: ScoredMoves::new(),
+            quiet_start: 0,
+            captures_generated: 0,
             bad_captures: ArrayVec::new(),
             quiets_generated: false,
             in_check: false,
@@ -282,8 +288,8 @@ impl MovePicker {
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    while self.next < self.moves.len() {
-                        let mv = pick_next(&mut self.moves, self.next);
+                    while self.next < self.quiet_start {
+                        let mv = pick_next(&mut self.moves[..self.quiet_start], self.next);
                         self.next += 1;
                         if !context.features.see || see::see_non_negative(pos, mv) {
                             return Some(mv);
@@ -303,12 +309,11 @@ impl MovePicker {
                         continue;
                     }
                     if self.quiets_generated {
-                        if let Some(index) = self
-                            .quiets
+                        if let Some(offset) = self.moves[self.quiet_start..]
                             .iter()
                             .position(|m| tt::pack_move(m.mv) == candidate)
                         {
-                            return Some(self.quiets.remove(index).mv);
+                            return Some(self.moves.remove(self.quiet_start + offset).mv);
                         }
                     } else if candidate != self.excluded
                         && Some(candidate) != self.hash_move.map(tt::pack_move)
@@ -325,24 +330,24 @@ impl MovePicker {
                             self.generate_quiets(pos);
                         }
                         let us = pos.turn();
-                        for scored in self.quiets.iter_mut() {
+                        for scored in &mut self.moves[self.quiet_start..] {
                             let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
                             scored.score = butterfly + continuation;
                         }
                     }
-                    self.moves = std::mem::take(&mut self.quiets);
-                    self.next = 0;
+                    self.next = self.quiet_start;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets && self.next < self.moves.len() {
                         let index = self.next;
                         self.next += 1;
-                        return Some(if index < SELECTION_PICKS {
+                        let picked = index - self.quiet_start;
+                        return Some(if picked < SELECTION_PICKS {
                             pick_next(&mut self.moves, index)
                         } else {
-                            if index == SELECTION_PICKS {
-                                self.moves[index..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                            if picked == SELECTION_PICKS {
+                                insertion_sort(&mut self.moves[index..]);
                             }
                             self.moves[index].mv
                         });
@@ -358,10 +363,15 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateTactical => {
-                    let tactical = pos.tactical_moves();
-                    for &mv in &tactical {
+                    let moves = &mut self.moves;
+                    let push = |mv| {
                         let score = ordering::mvv_lva_score(mv);
-                        self.moves.push(ScoredMove { mv, score });
+                        moves.push(ScoredMove { mv, score });
+                    };
+                    if pos.is_check() {
+                        pos.legal_moves().into_iter().for_each(push);
+                    } else {
+                        pos.generate_captures(push);
                     }
                     self.stage = Stage::Tactical;
                 }
@@ -415,49 +425,83 @@ impl MovePicker {
     /// Not in check: the captures and promotions (generated without the quiet moves), scored.
     fn generate_captures(&mut self, pos: &Position, context: &OrderingContext) {
         let us = pos.turn();
-        for &mv in &pos.tactical_moves() {
-            if !self.left_out(tt::pack_move(mv)) {
+        let hash = self.hash_move.map_or(0, tt::pack_move);
+        let excluded = self.excluded;
+        let moves = &mut self.moves;
+        let mut generated = 0;
+        pos.generate_captures(|mv| {
+            generated += 1;
+            let packed = tt::pack_move(mv);
+            if packed != hash && packed != excluded {
                 let score = context.capture_score(us, mv);
-                self.moves.push(ScoredMove { mv, score });
+                moves.push(ScoredMove { mv, score });
             }
-        }
+        });
+        self.captures_generated = generated;
+        self.quiet_start = self.moves.len();
         self.take_killers(context);
     }
 
-    /// In check: every evasion at once, the captures scored into `moves`, the quiet moves
-    /// aside into `quiets` (scored when reached); the killers and countermove are looked up
+    /// In check: every evasion at once, the captures scored first in `moves`, the quiet
+    /// moves after them (scored when reached); the killers and countermove are looked up
     /// among them.
     fn generate_evasions(&mut self, pos: &Position, context: &OrderingContext) {
         let legal = pos.legal_moves();
         self.legal = Some(legal.len());
         let us = pos.turn();
-        for &mv in &legal {
-            if self.left_out(tt::pack_move(mv)) {
-                continue;
-            }
-            if is_tactical(mv) {
-                let score = context.capture_score(us, mv);
+        for tactical in [true, false] {
+            for &mv in legal.iter().filter(|m| is_tactical(**m) == tactical) {
+                if self.left_out(tt::pack_move(mv)) {
+                    continue;
+                }
+                let score = if tactical {
+                    context.capture_score(us, mv)
+                } else {
+                    0
+                };
                 self.moves.push(ScoredMove { mv, score });
-            } else {
-                self.quiets.push(ScoredMove { mv, score: 0 });
+            }
+            if tactical {
+                self.quiet_start = self.moves.len();
             }
         }
         self.quiets_generated = true;
         self.take_killers(context);
     }
 
-    /// Not in check, at the quiet stage: the quiet moves, less the hash move, the excluded
-    /// move and the killers and countermove already tried.
+    /// Not in check, at the quiet stage: the quiet moves after the captures (all picked by
+    /// now; the losing ones are kept apart), less the hash move, the excluded move and the
+    /// killers and countermove already tried.
     fn generate_quiets(&mut self, pos: &Position) {
-        let legal = pos.legal_moves();
-        self.legal = Some(legal.len());
-        for &mv in &legal {
+        self.moves.truncate(self.quiet_start);
+        let hash = self.hash_move.map_or(0, tt::pack_move);
+        let excluded = self.excluded;
+        let early = &self.early;
+        let moves = &mut self.moves;
+        let mut generated = 0;
+        pos.generate_quiets(|mv| {
+            generated += 1;
             let packed = tt::pack_move(mv);
-            if !is_tactical(mv) && !self.left_out(packed) && !self.early.contains(&packed) {
-                self.quiets.push(ScoredMove { mv, score: 0 });
+            if packed != hash && packed != excluded && !early.contains(&packed) {
+                moves.push(ScoredMove { mv, score: 0 });
             }
-        }
+        });
+        self.legal = Some(self.captures_generated + generated);
         self.quiets_generated = true;
+    }
+}
+
+/// Sorts `moves` by score, best first, keeping equal scores in their order (an insertion
+/// sort: the lists are short).
+fn insertion_sort(moves: &mut [ScoredMove]) {
+    for i in 1..moves.len() {
+        let current = moves[i];
+        let mut j = i;
+        while j > 0 && moves[j - 1].score < current.score {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = current;
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use shakmaty::{Move, Position as _, Role, Square};
+use shakmaty::{Move, Role, Square};
 
 use crate::eval::Value;
 use crate::search::table_memory::{Pages, Zeroable, ZeroedBuffer};
@@ -101,7 +101,7 @@ pub fn legal_move_from_packed(packed: PackedMove, pos: &crate::position::Positio
             promotion,
         },
     };
-    (pack_move(candidate) == packed && pos.chess().is_legal(candidate)).then_some(candidate)
+    (pack_move(candidate) == packed && pos.is_legal(candidate)).then_some(candidate)
 }
 
 /// Whether a packed move is a promotion to this role (used by tests and debugging).
