@@ -64,6 +64,9 @@ enum Tool {
     /// `name, int, value, min, max, c_end, r_end`; a `--features tune` build takes each as a
     /// UCI spin option of the same name.
     Tunables,
+    /// Describe a network file (or the embedded network) as JSON: its architecture, size and
+    /// checksum.
+    NnueInfo(tools::nnue_info::NnueInfoArgs),
 }
 
 fn main() -> ExitCode {
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Tool::Lab(args)) => tools::lab::run(&args),
+        Some(Tool::NnueInfo(args)) => tools::nnue_info::run(&args),
         Some(Tool::Perft(args)) => {
             let passed = tools::perft::run(&args, &mut print_line, &mut |line| {
                 let _ = writeln!(stderr(), "{line}");

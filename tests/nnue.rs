@@ -100,6 +100,48 @@ fn the_embedded_network_round_trips_and_evaluates_symmetrically() {
     assert_eq!(nnue::evaluate(&pos), nnue::evaluate(&mirror));
 }
 
+/// `brudno nnue-info`: the embedded network's architecture as JSON, the same for its file,
+/// and a corrupt file or one of the older format refused with the reason.
+#[test]
+fn nnue_info_describes_networks_and_refuses_bad_files() {
+    let (status, out, _) = common::run_brudno(&["nnue-info"]);
+    assert!(status.success());
+    let info: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let network = nnue::embedded();
+    assert_eq!(info["inputs"], 768);
+    assert_eq!(info["king_buckets"], network.arch.king_buckets);
+    assert_eq!(info["hidden"], network.arch.hidden);
+    assert_eq!(info["output_buckets"], network.arch.output_buckets);
+    assert_eq!(info["format_version"], 2);
+    assert_eq!(info["checksum"], format!("{:016x}", network.checksum()));
+    assert_eq!(info["bytes"], network.to_bytes().len());
+
+    let good = temp("info.nnue");
+    std::fs::write(&good, network.to_bytes()).unwrap();
+    let (status, out, _) = common::run_brudno(&["nnue-info", &good.display().to_string()]);
+    assert!(status.success());
+    let from_file: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(from_file["checksum"], info["checksum"]);
+
+    let mut corrupt = network.to_bytes();
+    corrupt[4000] ^= 1;
+    let mut version_one = network.to_bytes();
+    version_one[8] = 1;
+    for (name, bytes, reason) in [
+        ("info-corrupt.nnue", corrupt, "checksum"),
+        ("info-v1.nnue", version_one, "version 1"),
+        ("info-empty.nnue", Vec::new(), "magic"),
+    ] {
+        let path = temp(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (status, _, err) = common::run_brudno(&["nnue-info", &path.display().to_string()]);
+        assert_eq!(status.code(), Some(2), "{name}");
+        assert!(err.contains(reason), "{name}: {err}");
+        let _ = std::fs::remove_file(path);
+    }
+    let _ = std::fs::remove_file(good);
+}
+
 /// The README's pipeline end to end, small: datagen into a folder that does not exist yet,
 /// datadump, tune and train on what it wrote, and the trained network loads.
 #[test]

@@ -305,8 +305,12 @@ impl<'a, O: Observer> Worker<'a, O> {
             learned: Histories::new(),
             reductions: reduction_table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
-            nnue: (search.config.eval == Evaluation::Nnue)
-                .then(|| (nnue::active(), Stack::new(MAX_PLY + 4))),
+            nnue: (search.config.eval == Evaluation::Nnue).then(|| {
+                let network = nnue::active();
+                let mut stack = Stack::new(MAX_PLY + 4, &network);
+                stack.set_root(root);
+                (network, stack)
+            }),
             positional: (search.config.eval == Evaluation::Positional)
                 .then(|| Incremental::new(MAX_PLY + 4, root)),
             seldepth: 0,

@@ -8,6 +8,7 @@ pub mod datagen;
 pub mod display;
 pub mod ebf;
 pub mod epd;
+pub mod nnue_info;
 pub mod lab;
 pub mod packed;
 pub mod perft;

@@ -23,12 +23,22 @@ use std::time::Instant;
 use clap::Args;
 use shakmaty::{Color, Position as _};
 
-use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use crate::eval::nnue::{Architecture, INPUTS, KingKey, Network, QA, QB, SCALE};
 use crate::eval::params::WEIGHTS;
 use crate::eval::positional;
 use crate::position::Position;
 use crate::rng::splitmix64;
 use crate::tools::packed;
+
+/// Hidden neurons per perspective of the trained network.
+const HIDDEN: usize = 256;
+/// The shape trained: one king bucket, no mirroring, one output bucket.
+const ARCH: Architecture = Architecture::plain(HIDDEN);
+
+/// The input index of `piece` on `square` from `perspective` (one king bucket).
+fn feature(perspective: Color, piece: shakmaty::Piece, square: shakmaty::Square) -> usize {
+    ARCH.feature(perspective, KingKey::default(), piece, square)
+}
 
 /// Arguments of `brudno train`.
 #[derive(Args, Debug, Clone)]
@@ -98,7 +108,7 @@ impl Sample {
             if let Some(piece) = board.piece_at(square)
                 && count < 32
             {
-                features[count] = nnue::feature(Color::White, piece, square) as u16;
+                features[count] = feature(Color::White, piece, square) as u16;
                 count += 1;
             }
         }
@@ -285,21 +295,17 @@ impl FloatNetwork {
 /// The quantised network of a float network.
 pub fn quantise(float: &FloatNetwork) -> Network {
     let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
-    let mut network = Network::zeroed();
-    for (row, chunk) in network.w1.iter_mut().zip(float.w1.chunks(HIDDEN)) {
-        for (w, f) in row.iter_mut().zip(chunk) {
-            *w = q(*f, QA);
-        }
+    let mut network = Network::zeroed(ARCH);
+    for (w, f) in network.w1.iter_mut().zip(&float.w1) {
+        *w = q(*f, QA);
     }
     for (w, f) in network.b1.iter_mut().zip(&float.b1) {
         *w = q(*f, QA);
     }
-    for (half, chunk) in network.w2.iter_mut().zip(float.w2.chunks(HIDDEN)) {
-        for (w, f) in half.iter_mut().zip(chunk) {
-            *w = q(*f, QB);
-        }
+    for (w, f) in network.w2.iter_mut().zip(&float.w2) {
+        *w = q(*f, QB);
     }
-    network.b2 = (float.b2 * (QA * QB) as f32).round() as i32;
+    network.b2[0] = (float.b2 * (QA * QB) as f32).round() as i32;
     network
 }
 
@@ -444,7 +450,7 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     eprintln!(
         "train: network written to {} ({} bytes) after {:.0} s",
         args.output.display(),
-        nnue::network::file_bytes(),
+        crate::eval::nnue::network::file_bytes(&ARCH),
         started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
@@ -548,8 +554,8 @@ mod tests {
         for square in board.occupied() {
             let piece = board.piece_at(square).unwrap();
             assert_eq!(
-                flip(nnue::feature(Color::White, piece, square)),
-                nnue::feature(Color::Black, piece, square)
+                flip(feature(Color::White, piece, square)),
+                feature(Color::Black, piece, square)
             );
         }
     }
@@ -602,7 +608,7 @@ mod tests {
             let pos = Position::from_fen(fen, false).unwrap();
             let reference = float.evaluate(&pos);
             let accumulator = Accumulator::refreshed(pos.board(), &network);
-            let quantised = network.output(&accumulator, pos.turn()) as f32;
+            let quantised = network.output(&accumulator, pos.board(), pos.turn()) as f32;
             assert!(
                 (quantised - reference).abs() <= 8.0 + 0.03 * reference.abs(),
                 "{fen}: float {reference}, quantised {quantised}"

@@ -1,14 +1,18 @@
 //! A small efficiently updatable neural network (NNUE) evaluation, learnt from Brudno's own
 //! games (`brudno datagen`, then `brudno train`).
 //!
-//! The shape: 768 inputs (a piece of a colour and role on a square, seen from one side: the
-//! board flipped for Black) feed one hidden layer of `HIDDEN` neurons, computed once for each
-//! side's perspective with the same weights (the *accumulators*); the side to move's and the
-//! other side's accumulators, squared-clipped (SCReLU), feed one output. Everything is integer:
-//! the accumulators are `i16` with weights scaled by `QA`, the output weights by `QB`; the
-//! accumulators change with each move by a few rows of weights (`accumulator.rs`), so a node
-//! costs a few hundred additions, not a full pass. The network file (`network.rs`) is embedded
-//! in the binary and can be replaced at run time (`EvalFile`).
+//! The shape (`Architecture`, read from the network file): 768 inputs (a piece of a colour
+//! and role on a square, seen from one side: the board flipped for Black) per *king bucket*,
+//! the bucket chosen by that side's king square, the board mirrored left to right when that
+//! king stands on files e-h (so the king is always on the queen side); one hidden layer of
+//! `hidden` neurons computed once for each side's perspective with the same weights (the
+//! *accumulators*); the side to move's and the other side's accumulators, squared-clipped
+//! (SCReLU), feed one output chosen among the *output buckets* by the number of pieces on
+//! the board. One king bucket, no mirroring and one output bucket is the plain 768 -> H x 2
+//! -> 1 network. Everything is integer: the accumulators are `i16` with weights scaled by
+//! `QA`, the output weights by `QB`; a move changes the accumulators by a few rows of weights
+//! (`accumulator.rs`), so a node costs a few hundred additions, not a full pass. The network
+//! file (`network.rs`) is embedded in the binary and can be replaced at run time (`EvalFile`).
 //!
 //! The evaluation is from the side to move's point of view, in centipawns, and symmetric: a
 //! position and its colour-flipped mirror score the same for their sides to move.
@@ -19,7 +23,7 @@ pub mod simd;
 
 use std::sync::{Arc, LazyLock, RwLock};
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Board, Color, File, Piece, Square};
 
 pub use accumulator::Accumulator;
 pub use network::Network;
@@ -27,16 +31,170 @@ pub use network::Network;
 use crate::eval::Value;
 use crate::position::Position;
 
-/// Inputs per perspective: 2 colours x 6 roles x 64 squares.
+/// Inputs per king bucket and perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
-/// Hidden neurons per perspective.
-pub const HIDDEN: usize = 256;
 /// Scale of the accumulator weights and of the clipped activation (1.0 = `QA`).
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 64;
 /// Output units to centipawns.
 pub const SCALE: i32 = 400;
+/// The widest hidden layer a file may declare.
+pub const MAX_HIDDEN: usize = 4096;
+/// The most king buckets a file may declare.
+pub const MAX_KING_BUCKETS: usize = 32;
+/// The most output buckets a file may declare.
+pub const MAX_OUTPUT_BUCKETS: usize = 32;
+
+/// The shape of a network: its king buckets, hidden layer and output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Architecture {
+    /// How many king buckets (input weight sets) there are.
+    pub king_buckets: usize,
+    /// The king bucket of each king square, seen from the side whose king it is (the board
+    /// flipped for Black and, when `mirrored`, mirrored so the king is on files a-d).
+    pub bucket_of: [u8; 64],
+    /// Whether a king on files e-h mirrors the board left to right for its side.
+    pub mirrored: bool,
+    /// Hidden neurons per perspective (a multiple of `simd::LANES`).
+    pub hidden: usize,
+    /// How many output buckets there are, chosen by the number of pieces on the board.
+    pub output_buckets: usize,
+}
+
+/// What a perspective's king square decides: the king bucket and whether the board is
+/// mirrored. Two positions with the same key use the same input weights for that side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct KingKey {
+    /// The king bucket.
+    pub bucket: u8,
+    /// Whether the board is mirrored left to right.
+    pub mirror: bool,
+}
+
+impl KingKey {
+    /// A small index of the key: `bucket * 2 + mirror`.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.bucket) * 2 + usize::from(self.mirror)
+    }
+}
+
+impl Architecture {
+    /// The plain network: one king bucket, no mirroring, one output bucket.
+    pub const fn plain(hidden: usize) -> Architecture {
+        Architecture {
+            king_buckets: 1,
+            bucket_of: [0; 64],
+            mirrored: false,
+            hidden,
+            output_buckets: 1,
+        }
+    }
+
+    /// Inputs per perspective over all king buckets.
+    #[inline]
+    pub fn inputs(&self) -> usize {
+        self.king_buckets * INPUTS
+    }
+
+    /// The key of `perspective` whose king stands on `king`.
+    #[inline]
+    pub fn king_key(&self, perspective: Color, king: Square) -> KingKey {
+        let relative = relative(perspective, king);
+        let mirror = self.mirrored && relative.file() >= File::E;
+        let square = if mirror {
+            flip_file(relative)
+        } else {
+            relative
+        };
+        KingKey {
+            bucket: self.bucket_of[square as usize],
+            mirror,
+        }
+    }
+
+    /// The key of `perspective` on `board` (the bucket 0 key when that side has no king,
+    /// which only a hand-made board can lack).
+    #[inline]
+    pub fn board_key(&self, perspective: Color, board: &Board) -> KingKey {
+        board
+            .king_of(perspective)
+            .map_or_else(KingKey::default, |king| self.king_key(perspective, king))
+    }
+
+    /// The input index of `piece` on `square` seen from `perspective`, whose king key is
+    /// `key`: own pieces first, the board flipped vertically for Black and mirrored when the
+    /// key says so.
+    #[inline]
+    pub fn feature(&self, perspective: Color, key: KingKey, piece: Piece, square: Square) -> usize {
+        let mut relative = relative(perspective, square);
+        if key.mirror {
+            relative = flip_file(relative);
+        }
+        let side = usize::from(piece.color != perspective);
+        usize::from(key.bucket) * INPUTS
+            + (side * 6 + (piece.role as usize - 1)) * 64
+            + relative as usize
+    }
+
+    /// The output bucket of a board with `pieces` pieces (kings included).
+    #[inline]
+    pub fn output_bucket(&self, pieces: usize) -> usize {
+        let per_bucket = 32usize.div_ceil(self.output_buckets);
+        (pieces.saturating_sub(2) / per_bucket).min(self.output_buckets - 1)
+    }
+
+    /// Checks what a file declared: the limits, and every king square mapped to a bucket.
+    pub fn check(&self) -> Result<(), String> {
+        if self.hidden == 0 || !self.hidden.is_multiple_of(simd::LANES) || self.hidden > MAX_HIDDEN
+        {
+            return Err(format!(
+                "hidden layer of {} neurons; it must be a multiple of {} up to {MAX_HIDDEN}",
+                self.hidden,
+                simd::LANES
+            ));
+        }
+        if !(1..=MAX_KING_BUCKETS).contains(&self.king_buckets) {
+            return Err(format!(
+                "{} king buckets; 1 to {MAX_KING_BUCKETS} are allowed",
+                self.king_buckets
+            ));
+        }
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&self.output_buckets) {
+            return Err(format!(
+                "{} output buckets; 1 to {MAX_OUTPUT_BUCKETS} are allowed",
+                self.output_buckets
+            ));
+        }
+        if let Some(square) = self
+            .bucket_of
+            .iter()
+            .position(|&b| usize::from(b) >= self.king_buckets)
+        {
+            return Err(format!(
+                "king square {square} is mapped to bucket {}, beyond the {} buckets",
+                self.bucket_of[square], self.king_buckets
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `square` seen from `perspective`: flipped vertically for Black.
+#[inline]
+fn relative(perspective: Color, square: Square) -> Square {
+    match perspective {
+        Color::White => square,
+        Color::Black => square.flip_vertical(),
+    }
+}
+
+/// `square` mirrored left to right (file a <-> h).
+#[inline]
+fn flip_file(square: Square) -> Square {
+    square.flip_horizontal()
+}
 
 /// The network compiled into the binary.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
@@ -78,33 +236,20 @@ pub fn try_load(path: &str) -> Result<String, String> {
             "EvalFile: using the embedded network (checksum {checksum:016x})"
         ));
     }
-    let bytes = std::fs::read(path).map_err(|error| {
-        format!("EvalFile: cannot read '{path}': {error}; the network in use stays")
-    })?;
-    match Network::parse(&bytes) {
-        Ok(network) => {
-            let checksum = network.checksum();
-            set_active(Arc::new(network));
-            Ok(format!(
-                "EvalFile: loaded '{path}' (checksum {checksum:016x})"
-            ))
-        }
-        Err(why) => Err(format!(
-            "EvalFile: '{path}' refused: {why}; the network in use stays"
-        )),
-    }
+    let network =
+        read_file(path).map_err(|why| format!("EvalFile: {why}; the network in use stays"))?;
+    let checksum = network.checksum();
+    let shape = network.describe();
+    set_active(Arc::new(network));
+    Ok(format!(
+        "EvalFile: loaded '{path}' ({shape}, checksum {checksum:016x})"
+    ))
 }
 
-/// The input index of `piece` on `square` seen from `perspective`: own pieces first, the
-/// board flipped vertically for Black.
-#[inline]
-pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
-    let relative_square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
-    };
-    let side = usize::from(piece.color != perspective);
-    (side * 6 + (piece.role as usize - 1)) * 64 + relative_square
+/// Reads and checks the network file at `path`, or says why it cannot be used.
+pub fn read_file(path: &str) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|error| format!("cannot read '{path}': {error}"))?;
+    Network::parse(&bytes).map_err(|why| format!("'{path}' refused: {why}"))
 }
 
 /// The evaluation of `pos` from scratch (no accumulator kept): the slow path for tools and
@@ -112,5 +257,5 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
 pub fn evaluate(pos: &Position) -> Value {
     let network = active();
     let accumulator = Accumulator::refreshed(pos.board(), &network);
-    network.output(&accumulator, pos.turn())
+    network.output(&accumulator, pos.board(), pos.turn())
 }

@@ -1,101 +1,224 @@
-//! The network's two hot loops, compiled twice: for the x86-64 baseline (SSE2) and for AVX2,
-//! chosen at run time, so one binary runs on any x86-64 and uses the wide registers where the
-//! processor has them. Both versions are the same integer arithmetic, so they give identical
-//! results (a unit test compares them); on other architectures only the portable one exists.
+//! The network's hot loops: the accumulator update and the output's squared-clipped dot
+//! product, each in a portable version and, on x86-64, an AVX2 version written with the
+//! processor's intrinsics. `Kernels::detect` chooses once, when a network is made or loaded,
+//! and the network keeps the choice: nothing asks the processor again per evaluation. Both
+//! versions are the same integer arithmetic (wrapping `i16` sums, `i32` products and sums),
+//! so they give identical results; a unit test compares them.
 //!
-//! The loops are written plainly and the compiler vectorises them; the AVX2 copy is the same
-//! source compiled with `#[target_feature(enable = "avx2")]`.
+//! Rows are slices of `i16` whose length is a multiple of `LANES` (the hidden layer's width
+//! is, by construction of the file format).
 
-use super::HIDDEN;
+/// Elements per SIMD register (AVX2: sixteen `i16`); rows are a multiple of it.
+pub const LANES: usize = 16;
 
-/// One accumulator row.
-pub type Row = [i16; HIDDEN];
+/// `out = parent + sum(add) - sum(sub)`.
+pub type UpdateFn = fn(out: &mut [i16], parent: &[i16], add: &[&[i16]], sub: &[&[i16]]);
+/// `values += sum(add) - sum(sub)`, any number of rows.
+pub type ApplyFn = fn(values: &mut [i16], add: &[&[i16]], sub: &[&[i16]]);
+/// `sum(clamp(v, 0, qa)^2 * w)`.
+pub type DotFn = fn(values: &[i16], weights: &[i16], qa: i16) -> i32;
 
-/// `sum(clamp(v, 0, qa)^2 * w)` over the hidden neurons (SCReLU, then the output weights).
-/// `clamp(v) * w` fits an `i16` when `qa <= 255` and `|w| <= 127`; its product with the
-/// clamped value is an `i32`.
-#[inline]
-pub fn screlu_dot(values: &Row, weights: &Row, qa: i16) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { screlu_dot_avx2(values, weights, qa) };
-    }
-    screlu_dot_body(values, weights, qa)
+/// The loops a network runs with, chosen once for the processor.
+#[derive(Clone, Copy)]
+pub struct Kernels {
+    /// The accumulator update.
+    pub update: UpdateFn,
+    /// The in-place update of a refresh.
+    pub apply: ApplyFn,
+    /// The output layer's squared-clipped dot product.
+    pub screlu_dot: DotFn,
+    /// The name of the chosen version (`avx2` or `portable`).
+    pub name: &'static str,
 }
 
-/// `out = parent + sum(add) - sum(sub)`, element by element (wrapping `i16`), in one pass
-/// for the shapes moves have: a quiet move (1, 1), a capture (1, 2), castling (2, 2).
-#[inline]
-pub fn update(out: &mut Row, parent: &Row, add: &[&Row], sub: &[&Row]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { update_avx2(out, parent, add, sub) };
-    }
-    update_body(out, parent, add, sub)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn screlu_dot_avx2(values: &Row, weights: &Row, qa: i16) -> i32 {
-    screlu_dot_body(values, weights, qa)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn update_avx2(out: &mut Row, parent: &Row, add: &[&Row], sub: &[&Row]) {
-    update_body(out, parent, add, sub)
-}
-
-#[inline(always)]
-fn screlu_dot_body(values: &Row, weights: &Row, qa: i16) -> i32 {
-    let mut sum = 0i32;
-    for (&v, &w) in values.iter().zip(weights) {
-        let a = v.clamp(0, qa);
-        sum += i32::from(a.wrapping_mul(w)) * i32::from(a);
-    }
-    sum
-}
-
-#[inline(always)]
-fn update_body(out: &mut Row, parent: &Row, add: &[&Row], sub: &[&Row]) {
-    match (add, sub) {
-        ([a], [s]) => {
-            for i in 0..HIDDEN {
-                out[i] = parent[i].wrapping_add(a[i]).wrapping_sub(s[i]);
-            }
+impl Kernels {
+    /// The fastest version this processor runs.
+    pub fn detect() -> Kernels {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Kernels {
+                update: avx2::update,
+                apply: avx2::apply,
+                screlu_dot: avx2::screlu_dot,
+                name: "avx2",
+            };
         }
-        ([a], [s, t]) => {
-            for i in 0..HIDDEN {
-                out[i] = parent[i]
-                    .wrapping_add(a[i])
-                    .wrapping_sub(s[i])
-                    .wrapping_sub(t[i]);
-            }
+        Kernels::portable()
+    }
+
+    /// The portable version (any processor; the reference the others are tested against).
+    pub fn portable() -> Kernels {
+        Kernels {
+            update: portable::update,
+            apply: portable::apply,
+            screlu_dot: portable::screlu_dot,
+            name: "portable",
         }
-        ([a, b], [s, t]) => {
-            for i in 0..HIDDEN {
-                out[i] = parent[i]
-                    .wrapping_add(a[i])
-                    .wrapping_add(b[i])
-                    .wrapping_sub(s[i])
-                    .wrapping_sub(t[i]);
-            }
-        }
-        _ => {
-            out.copy_from_slice(parent);
-            for row in add {
-                for (v, w) in out.iter_mut().zip(row.iter()) {
-                    *v = v.wrapping_add(*w);
+    }
+}
+
+impl std::fmt::Debug for Kernels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kernels({})", self.name)
+    }
+}
+
+mod portable {
+    /// `out = parent + sum(add) - sum(sub)`, element by element (wrapping).
+    pub fn update(out: &mut [i16], parent: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+        match (add, sub) {
+            ([a], [s]) => {
+                for i in 0..out.len() {
+                    out[i] = parent[i].wrapping_add(a[i]).wrapping_sub(s[i]);
                 }
+            }
+            ([a], [s, t]) => {
+                for i in 0..out.len() {
+                    out[i] = parent[i]
+                        .wrapping_add(a[i])
+                        .wrapping_sub(s[i])
+                        .wrapping_sub(t[i]);
+                }
+            }
+            _ => {
+                out.copy_from_slice(parent);
+                for row in add {
+                    for (v, w) in out.iter_mut().zip(row.iter()) {
+                        *v = v.wrapping_add(*w);
+                    }
+                }
+                for row in sub {
+                    for (v, w) in out.iter_mut().zip(row.iter()) {
+                        *v = v.wrapping_sub(*w);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `values += sum(add) - sum(sub)`, element by element (wrapping).
+    pub fn apply(values: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        for row in add {
+            for (v, w) in values.iter_mut().zip(row.iter()) {
+                *v = v.wrapping_add(*w);
+            }
+        }
+        for row in sub {
+            for (v, w) in values.iter_mut().zip(row.iter()) {
+                *v = v.wrapping_sub(*w);
+            }
+        }
+    }
+
+    /// `sum(clamp(v, 0, qa)^2 * w)`: `clamp(v) * w` wraps in `i16` (it fits when
+    /// `qa <= 255` and `|w| <= 127`), its product with the clamped value is an `i32`.
+    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i32 {
+        let mut sum = 0i32;
+        for (&v, &w) in values.iter().zip(weights) {
+            let a = v.clamp(0, qa);
+            sum = sum.wrapping_add(i32::from(a.wrapping_mul(w)) * i32::from(a));
+        }
+        sum
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::LANES;
+
+    /// The AVX2 update; callable only once `Kernels::detect` found AVX2.
+    pub fn update(out: &mut [i16], parent: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+        // SAFETY: chosen by `Kernels::detect` only when the processor has AVX2.
+        unsafe { update_avx2(out, parent, add, sub) }
+    }
+
+    /// The AVX2 in-place update; callable only once `Kernels::detect` found AVX2.
+    pub fn apply(values: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        // SAFETY: chosen by `Kernels::detect` only when the processor has AVX2.
+        unsafe { apply_avx2(values, add, sub) }
+    }
+
+    /// The AVX2 dot product; callable only once `Kernels::detect` found AVX2.
+    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i32 {
+        // SAFETY: chosen by `Kernels::detect` only when the processor has AVX2.
+        unsafe { screlu_dot_avx2(values, weights, qa) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn load(row: &[i16], at: usize) -> __m256i {
+        debug_assert!(at + LANES <= row.len());
+        // SAFETY: `at + LANES <= row.len()`: the sixteen elements are inside the slice.
+        unsafe { _mm256_loadu_si256(row.as_ptr().add(at).cast()) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn store(row: &mut [i16], at: usize, value: __m256i) {
+        debug_assert!(at + LANES <= row.len());
+        // SAFETY: as in `load`.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().add(at).cast(), value) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(out: &mut [i16], parent: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+        let n = out.len();
+        assert!(n.is_multiple_of(LANES) && parent.len() == n);
+        assert!(add.iter().chain(sub).all(|row| row.len() == n));
+        let mut at = 0;
+        while at < n {
+            let mut v = load(parent, at);
+            for row in add {
+                v = _mm256_add_epi16(v, load(row, at));
             }
             for row in sub {
-                for (v, w) in out.iter_mut().zip(row.iter()) {
-                    *v = v.wrapping_sub(*w);
-                }
+                v = _mm256_sub_epi16(v, load(row, at));
             }
+            store(out, at, v);
+            at += LANES;
         }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn apply_avx2(values: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+        let n = values.len();
+        assert!(n.is_multiple_of(LANES));
+        assert!(add.iter().chain(sub).all(|row| row.len() == n));
+        let mut at = 0;
+        while at < n {
+            let mut v = load(values, at);
+            for row in add {
+                v = _mm256_add_epi16(v, load(row, at));
+            }
+            for row in sub {
+                v = _mm256_sub_epi16(v, load(row, at));
+            }
+            store(values, at, v);
+            at += LANES;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn screlu_dot_avx2(values: &[i16], weights: &[i16], qa: i16) -> i32 {
+        let n = values.len();
+        assert!(n.is_multiple_of(LANES) && weights.len() == n);
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(qa);
+        let mut sum = _mm256_setzero_si256();
+        let mut at = 0;
+        while at < n {
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(load(values, at), zero), top);
+            let weighted = _mm256_mullo_epi16(clipped, load(weights, at));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clipped));
+            at += LANES;
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let total = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+        _mm_cvtsi128_si32(total)
     }
 }
 
@@ -104,49 +227,62 @@ mod tests {
     use super::*;
     use crate::rng::splitmix64;
 
-    fn row(seed: u64, spread: u64) -> Row {
-        let mut row = [0; HIDDEN];
+    fn row(seed: u64, spread: u64, n: usize) -> Vec<i16> {
         let mut state = seed;
-        for v in row.iter_mut() {
-            state = splitmix64(state);
-            *v = (state % (2 * spread + 1)) as i16 - spread as i16;
-        }
-        row
+        (0..n)
+            .map(|_| {
+                state = splitmix64(state);
+                (state % (2 * spread + 1)) as i16 - spread as i16
+            })
+            .collect()
     }
 
-    /// The dispatched versions (AVX2 where the processor has it) equal the portable loops,
-    /// for every shape of update and for values past the clipping range.
+    /// The chosen version (AVX2 where the processor has it) equals the portable one, for
+    /// every shape of update, rows of several widths and values past the clipping range.
     #[test]
-    fn dispatched_loops_equal_the_portable_ones() {
-        let rows: Vec<Row> = (0..5).map(|k| row(k + 1, 400)).collect();
-        let weights = row(99, 127);
-        for values in &rows {
-            assert_eq!(
-                screlu_dot(values, &weights, 255),
-                screlu_dot_body(values, &weights, 255)
-            );
-        }
-        let shapes: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 2), (1, 0), (0, 0), (2, 1)];
-        for (adds, subs) in shapes {
-            let add: Vec<&Row> = rows[1..1 + adds].iter().collect();
-            let sub: Vec<&Row> = rows[3..3 + subs].iter().collect();
-            let mut fast = [0; HIDDEN];
-            let mut plain = [0; HIDDEN];
-            update(&mut fast, &rows[0], &add, &sub);
-            update_body(&mut plain, &rows[0], &add, &sub);
-            let mut reference = rows[0];
-            for r in &add {
-                for i in 0..HIDDEN {
-                    reference[i] = reference[i].wrapping_add(r[i]);
+    fn the_chosen_kernels_equal_the_portable_ones() {
+        let fast = Kernels::detect();
+        let plain = Kernels::portable();
+        for n in [16, 256, 512, 1024] {
+            let rows: Vec<Vec<i16>> = (0..5).map(|k| row(k + 1, 400, n)).collect();
+            let weights = row(99, 127, n);
+            for values in &rows {
+                let expected = (plain.screlu_dot)(values, &weights, 255);
+                assert_eq!((fast.screlu_dot)(values, &weights, 255), expected);
+                let mut reference = 0i32;
+                for (&v, &w) in values.iter().zip(&weights) {
+                    let a = i32::from(v.clamp(0, 255));
+                    reference = reference.wrapping_add(a * a * i32::from(w));
+                }
+                assert_eq!(expected, reference);
+            }
+            let shapes: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 2), (1, 0), (0, 0), (2, 1)];
+            for (adds, subs) in shapes {
+                let add: Vec<&[i16]> = rows[1..1 + adds].iter().map(Vec::as_slice).collect();
+                let sub: Vec<&[i16]> = rows[3..3 + subs].iter().map(Vec::as_slice).collect();
+                let mut a = vec![0; n];
+                let mut b = vec![0; n];
+                (fast.update)(&mut a, &rows[0], &add, &sub);
+                (plain.update)(&mut b, &rows[0], &add, &sub);
+                let mut reference = rows[0].clone();
+                for r in &add {
+                    for i in 0..n {
+                        reference[i] = reference[i].wrapping_add(r[i]);
+                    }
+                }
+                for r in &sub {
+                    for i in 0..n {
+                        reference[i] = reference[i].wrapping_sub(r[i]);
+                    }
+                }
+                assert_eq!(a, reference, "{adds} added, {subs} removed");
+                assert_eq!(b, reference, "{adds} added, {subs} removed");
+                for kernels in [fast, plain] {
+                    let mut c = rows[0].clone();
+                    (kernels.apply)(&mut c, &add, &sub);
+                    assert_eq!(c, reference, "{} in place", kernels.name);
                 }
             }
-            for r in &sub {
-                for i in 0..HIDDEN {
-                    reference[i] = reference[i].wrapping_sub(r[i]);
-                }
-            }
-            assert_eq!(fast, reference, "{adds} added, {subs} removed");
-            assert_eq!(plain, reference, "{adds} added, {subs} removed");
         }
     }
 }
