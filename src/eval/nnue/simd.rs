@@ -165,17 +165,33 @@ mod avx2 {
         let n = out.len();
         assert!(n.is_multiple_of(LANES) && parent.len() == n);
         assert!(add.iter().chain(sub).all(|row| row.len() == n));
-        let mut at = 0;
-        while at < n {
-            let mut v = load(parent, at);
-            for row in add {
-                v = _mm256_add_epi16(v, load(row, at));
+        // The shapes moves have, each in one pass: a quiet move, a capture, castling.
+        match (add, sub) {
+            ([a], [s]) => {
+                for at in (0..n).step_by(LANES) {
+                    let v = _mm256_add_epi16(load(parent, at), load(a, at));
+                    store(out, at, _mm256_sub_epi16(v, load(s, at)));
+                }
             }
-            for row in sub {
-                v = _mm256_sub_epi16(v, load(row, at));
+            ([a], [s, t]) => {
+                for at in (0..n).step_by(LANES) {
+                    let v = _mm256_add_epi16(load(parent, at), load(a, at));
+                    let v = _mm256_sub_epi16(v, load(s, at));
+                    store(out, at, _mm256_sub_epi16(v, load(t, at)));
+                }
             }
-            store(out, at, v);
-            at += LANES;
+            ([a, b], [s, t]) => {
+                for at in (0..n).step_by(LANES) {
+                    let v = _mm256_add_epi16(load(parent, at), load(a, at));
+                    let v = _mm256_add_epi16(v, load(b, at));
+                    let v = _mm256_sub_epi16(v, load(s, at));
+                    store(out, at, _mm256_sub_epi16(v, load(t, at)));
+                }
+            }
+            _ => {
+                out.copy_from_slice(parent);
+                apply_avx2(out, add, sub);
+            }
         }
     }
 
