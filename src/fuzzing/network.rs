@@ -49,7 +49,7 @@ fn regions() -> [(usize, usize); 6] {
 /// The file an input stands for. First byte even: the rest of the input is the file. Odd:
 /// the embedded network with the rest read as 4-byte patches (a part of the file, a 16-bit
 /// offset into it, a byte to write there); with bit 1 set the checksum is then recomputed.
-fn file_bytes(data: &[u8]) -> Cow<'_, [u8]> {
+pub fn file_bytes(data: &[u8]) -> Cow<'_, [u8]> {
     let Some((&mode, rest)) = data.split_first() else {
         return Cow::Borrowed(data);
     };
@@ -74,7 +74,7 @@ fn file_bytes(data: &[u8]) -> Cow<'_, [u8]> {
 }
 
 /// Positions a loaded network evaluates.
-const POSITIONS: [&str; 4] = [
+pub const POSITIONS: [&str; 4] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
