@@ -93,13 +93,15 @@ pub fn file(data: &[u8]) {
         ),
         Err(why) => assert!(!why.is_empty(), "a network file refused without a word"),
     }
-    let path = scratch().join("network.nnue");
+    // A file of this process, removed once read: two processes never share it.
+    let path = scratch().join(format!("network-{}.nnue", std::process::id()));
     if let Err(error) = std::fs::write(&path, &bytes) {
         panic!("cannot write {}: {error}", path.display());
     }
     let path_text = path.to_string_lossy();
     let _lock = active_network_lock();
     let loaded = nnue::try_load(&path_text);
+    let _ = std::fs::remove_file(&path);
     assert_eq!(
         loaded.is_ok(),
         parsed.is_ok(),

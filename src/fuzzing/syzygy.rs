@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::{scratch, text};
+use super::{scratch, text, write_fixture};
 use crate::search::tablebase::Tablebases;
 use crate::uci::options::Options;
 
@@ -37,7 +37,7 @@ fn fake_tables() -> &'static PathBuf {
             ("KXvK.rtbz", vec![0; 16]),
         ];
         for (name, bytes) in files {
-            let _ = std::fs::write(folder.join(name), bytes);
+            write_fixture(&folder.join(name), &bytes);
         }
         folder
     })

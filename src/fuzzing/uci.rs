@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::network::active_network_lock;
-use super::{book, scratch};
+use super::{book, scratch, write_fixture};
 use crate::position::Position;
 use crate::uci::command::{self, Command, StartPosition};
 use crate::uci::options::{EMBEDDED_NET, NO_BOOK, Options};
@@ -136,8 +136,8 @@ fn files() -> &'static Files {
             network: folder.join("corrupt.nnue"),
             tables: folder.clone(),
         };
-        let _ = std::fs::write(&files.book, book::seed_book());
-        let _ = std::fs::write(&files.network, b"BRUDNNUE but not a network");
+        write_fixture(&files.book, &book::seed_book());
+        write_fixture(&files.network, b"BRUDNNUE but not a network");
         files
     })
 }
