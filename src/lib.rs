@@ -8,6 +8,8 @@
 
 pub mod book;
 pub mod eval;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod position;
 pub mod rng;
 pub mod search;

@@ -3,19 +3,21 @@
 //! reader takes in at once.
 //!
 //! The layers, bottom to top (docs/ARCHITECTURE.md): `rng`, `position`, `book`, `eval`, `search`,
-//! `tools`, `uci`, then `main.rs`. A module may use its own layer and those below. Within the
-//! library, a module and one of its descendants may use each other (a parent declares its
-//! children, a child uses its parent's types); no other modules may use each other, directly
-//! or around a circle (a uses b, b uses c, c uses a). References
-//! are read from the text: every `crate::...` and `super::...` path, `use` groups included,
-//! outside comments, resolved to the deepest module that has a file.
+//! `tools`, `uci`, `fuzzing` (the bodies of the fuzz targets), then `main.rs`. A module may
+//! use its own layer and those below. Within the library, a module and one of its descendants
+//! may use each other (a parent declares its children, a child uses its parent's types); no
+//! other modules may use each other, directly or around a circle (a uses b, b uses c, c uses
+//! a). References are read from the text: every `crate::...` and `super::...` path, `use`
+//! groups included, outside comments, resolved to the deepest module that has a file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, bottom layer first.
-const LAYERS: &[&str] = &["rng", "position", "book", "eval", "search", "tools", "uci"];
+const LAYERS: &[&str] = &[
+    "rng", "position", "book", "eval", "search", "tools", "uci", "fuzzing",
+];
 
 /// Longest a source file may be, in lines.
 const MAX_LINES: usize = 700;

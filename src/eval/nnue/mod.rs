@@ -248,7 +248,20 @@ pub fn try_load(path: &str) -> Result<String, String> {
 
 /// Reads and checks the network file at `path`, or says why it cannot be used.
 pub fn read_file(path: &str) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("cannot read '{path}': {error}"))?;
+    let cannot = |error: std::io::Error| format!("cannot read '{path}': {error}");
+    // A FIFO, a device or a file larger than any network is refused before it is read.
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(format!("'{path}' is not a regular file"));
+    }
+    if metadata.len() > network::MAX_FILE_BYTES as u64 {
+        return Err(format!(
+            "'{path}' is {} bytes, larger than any network ({} at most)",
+            metadata.len(),
+            network::MAX_FILE_BYTES
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(cannot)?;
     Network::parse(&bytes).map_err(|why| format!("'{path}' refused: {why}"))
 }
 

@@ -38,6 +38,9 @@ pub const MAGIC: &[u8; 8] = b"BRUDNNUE";
 pub const VERSION: u32 = 2;
 /// Bytes before the weights.
 pub const HEADER_BYTES: usize = 128;
+/// The largest output weight magnitude the SCReLU kernel's 16-bit product holds
+/// (`QA x 128 < 2^15`).
+pub const MAX_OUTPUT_WEIGHT: u16 = 128;
 /// The activation code of SCReLU.
 const SCRELU: u32 = 1;
 
@@ -177,6 +180,15 @@ impl Network {
                 word(bytes, 12)
             ));
         }
+        if word(bytes, 20) > 1 {
+            return Err(format!(
+                "mirroring flag {}; 0 (no) or 1 (yes) expected",
+                word(bytes, 20)
+            ));
+        }
+        if bytes[112..HEADER_BYTES].iter().any(|&b| b != 0) {
+            return Err("the header's reserved bytes (112 to 127) are not zero".to_string());
+        }
         let arch = read_architecture(bytes);
         arch.check()?;
         let scales = (
@@ -222,7 +234,39 @@ impl Network {
         for (bias, chunk) in network.b2.iter_mut().zip(bytes[at..].chunks_exact(4)) {
             *bias = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
         }
+        network.check_output_range()?;
         Ok(network)
+    }
+
+    /// The output layer's arithmetic stays in range for every accumulator: the SCReLU kernel
+    /// multiplies a clipped activation (at most `QA`) by an output weight in 16 bits, so each
+    /// weight is within `±MAX_OUTPUT_WEIGHT`, and it sums `activation² x weight` over both
+    /// halves in 32 bits, so each bucket's `QA² x Σ|weight|` fits an `i32`. A file that could
+    /// overflow is refused here rather than scored wrongly in play.
+    fn check_output_range(&self) -> Result<(), String> {
+        if let Some((index, w)) = self
+            .w2
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT)
+        {
+            return Err(format!(
+                "output weight {w} (index {index}) is beyond ±{MAX_OUTPUT_WEIGHT}: \
+                 the 16-bit product with an activation of up to {QA} would overflow"
+            ));
+        }
+        let square = i64::from(QA) * i64::from(QA);
+        for bucket in 0..self.arch.output_buckets {
+            let (us, them) = self.output_weights(bucket);
+            let total: i64 = us.iter().chain(them).map(|w| i64::from(*w).abs()).sum();
+            if total * square > i64::from(i32::MAX) {
+                return Err(format!(
+                    "output bucket {bucket}: the sum of its weights' magnitudes ({total}) \
+                     times {QA}² overflows the 32-bit output sum"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The file of this network.
@@ -317,7 +361,8 @@ impl Network {
         let (w_us, w_them) = self.output_weights(bucket);
         let dot = self.kernels.screlu_dot;
         let sum = dot(us, w_us, QA as i16).wrapping_add(dot(them, w_them, QA as i16));
-        let out = i64::from(sum / QA + self.b2[bucket]) * i64::from(SCALE) / i64::from(QA * QB);
+        let out = (i64::from(sum / QA) + i64::from(self.b2[bucket])) * i64::from(SCALE)
+            / i64::from(QA * QB);
         out.clamp(-20_000, 20_000) as Value
     }
 }
