@@ -42,7 +42,7 @@ enum Tool {
     /// (training data, packed 32 bytes a position).
     Datagen(tools::datagen::DatagenArgs),
     /// Print training data written by datagen as text, or a summary of it.
-    Datadump(tools::datagen::DatadumpArgs),
+    Datadump(tools::datadump::DatadumpArgs),
     /// Train the NNUE on datagen's positions (CPU) and write the network file.
     Train(tools::train::TrainArgs),
     /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
@@ -107,7 +107,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Tool::Datagen(args)) => tools::datagen::run(&args),
-        Some(Tool::Datadump(args)) => tools::datagen::dump(&args, &mut print_line),
+        Some(Tool::Datadump(args)) => tools::datadump::dump(&args, &mut print_line),
         Some(Tool::Train(args)) => tools::train::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),

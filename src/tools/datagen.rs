@@ -1,6 +1,6 @@
 //! `brudno datagen`: self-play games that produce training data for the evaluation (the
-//! tuner, `brudno tune`, and the network trainer, `brudno train`), and `brudno datadump`,
-//! which prints such data as text.
+//! tuner, `brudno tune`, and the network trainer, `brudno train`); `brudno datadump` reads
+//! it back (`datadump.rs`).
 //!
 //! Each game starts from the start position (or a position of an EPD file) plus a number of
 //! uniformly random legal plies, all drawn from a generator seeded by the run's seed and
@@ -30,12 +30,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::Color;
 
 use crate::eval::Evaluation;
+use crate::eval::nnue::network::fnv1a;
 use crate::position::Position;
 use crate::rng::splitmix64;
 use crate::search::ordering::is_tactical;
 use crate::search::score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
+use crate::tools::datafile::{self, Progress, Settings};
 use crate::tools::epd;
 use crate::tools::packed::{self, RECORD_BYTES};
 
@@ -98,19 +100,6 @@ pub struct DatagenArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// Arguments of `brudno datadump`.
-#[derive(Args, Debug, Clone)]
-pub struct DatadumpArgs {
-    /// A file written by `brudno datagen`.
-    pub file: PathBuf,
-    /// Print at most this many positions.
-    #[arg(long)]
-    pub limit: Option<usize>,
-    /// Only the counts: positions, games, results, bad records.
-    #[arg(long)]
-    pub summary: bool,
 }
 
 /// One finished game: its kept records, packed.
@@ -321,12 +310,58 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             }
         }
     }
-    if args.output.exists() && !args.append {
-        eprintln!(
-            "datagen: {} exists; give --append to add to it or choose another --output",
-            args.output.display()
-        );
-        return ExitCode::from(2);
+    let settings = Settings {
+        seed: args.seed,
+        nodes: args.nodes.max(1),
+        depth: args.depth.unwrap_or(0),
+        random_plies: args.random_plies,
+        openings: args
+            .openings
+            .as_ref()
+            .and_then(|path| std::fs::read(path).ok())
+            .map_or(0, |bytes| fnv1a(&bytes)),
+        eval: format!("{:?}", args.eval).to_lowercase(),
+        network: crate::eval::nnue::active().checksum(),
+    };
+    let mut start = Progress::default();
+    if args.output.exists() {
+        if !args.append {
+            eprintln!(
+                "datagen: {} exists; give --append to continue it or choose another --output",
+                args.output.display()
+            );
+            return ExitCode::from(2);
+        }
+        // A run stopped part-way continues from its progress file; a file without one (data
+        // of another seed, say) is added to from game 0. Either way a record cut in two is
+        // cut away.
+        let progress = match datafile::load_progress(&args.output, &settings) {
+            Ok(progress) => progress,
+            Err(why) => {
+                eprintln!("datagen: {why}");
+                return ExitCode::from(2);
+            }
+        };
+        match datafile::cut_back(&args.output, progress.map(|p| p.records)) {
+            Ok(0) => {}
+            Ok(cut) => eprintln!(
+                "datagen: {} ended {cut} bytes past its last whole game; cut back",
+                args.output.display()
+            ),
+            Err(why) => {
+                eprintln!("datagen: {why}");
+                return ExitCode::from(2);
+            }
+        }
+        if let Some(progress) = progress {
+            eprintln!(
+                "datagen: continuing {} at game {} with {} positions written",
+                args.output.display(),
+                progress.next_game,
+                progress.records
+            );
+            start = progress;
+        }
     }
     // The output's folder is made when missing (`data/` on a fresh checkout).
     if let Some(parent) = args.output.parent()
@@ -354,25 +389,39 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     };
     let started = Instant::now();
     let report = Generation::new(args.positions, args.quiet);
+    let checkpoint =
+        |progress: Progress| datafile::save_progress(&args.output, &settings, progress);
     let outcome = generate(
         &openings,
         args.random_plies,
         limit,
         args.seed,
         args.threads.max(1),
-        args.positions,
+        Run {
+            start,
+            target: args.positions,
+        },
         BufWriter::new(file),
         &report,
+        &checkpoint,
     );
     report.bar.finish_and_clear();
+    let outcome = outcome.and_then(|progress| {
+        datafile::write_manifest(&args.output, &settings, progress, args.openings.as_deref())
+            .map(|_| progress)
+    });
     match outcome {
-        Ok((games, positions)) => {
+        Ok(progress) => {
+            let games = progress.next_game + u64::from(progress.skip > 0) - start.next_game;
+            let positions = progress.records - start.records;
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
-                "datagen: {positions} positions from {games} games in {seconds:.0} s ({:.0} positions/s, {} threads) written to {}",
+                "datagen: {positions} positions from {games} games in {seconds:.0} s ({:.0} positions/s, {} threads) written to {} ({} in all; manifest {})",
                 positions as f64 / seconds.max(1e-9),
                 args.threads.max(1),
-                args.output.display()
+                args.output.display(),
+                progress.records,
+                datafile::manifest_path(&args.output).display()
             );
             ExitCode::SUCCESS
         }
@@ -404,8 +453,16 @@ impl Generation {
     }
 }
 
-/// Plays games on `threads` threads until `target` positions are written, writing each game
-/// in its numbered order. Returns the games and positions written.
+/// Where a run starts and the positions it stops at (in all, those written before included).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    start: Progress,
+    target: u64,
+}
+
+/// Plays games on `threads` threads from game `run.start.next_game` until the file holds
+/// `run.target` positions, writing each game whole and in its numbered order, flushing it and
+/// then calling `checkpoint` with the progress. Returns the progress at the end.
 #[allow(clippy::too_many_arguments)]
 fn generate<W: Write + Send>(
     openings: &[Position],
@@ -413,30 +470,29 @@ fn generate<W: Write + Send>(
     limit: MoveLimit,
     seed: u64,
     threads: usize,
-    target: u64,
+    run: Run,
     writer: W,
     report: &Generation,
-) -> std::io::Result<(u64, u64)> {
+    checkpoint: &(dyn Fn(Progress) -> std::io::Result<()> + Sync),
+) -> std::io::Result<Progress> {
     struct Shared<W> {
         writer: W,
         /// Finished games waiting for the games before them.
         pending: BTreeMap<u64, Game>,
-        /// The next game to write.
-        next_to_write: u64,
-        positions: u64,
-        games: u64,
+        /// Written so far: the next game to write and the records.
+        progress: Progress,
         error: Option<std::io::Error>,
     }
+    let target = run.target;
     let shared = Mutex::new(Shared {
         writer,
         pending: BTreeMap::new(),
-        next_to_write: 0,
-        positions: 0,
-        games: 0,
+        progress: run.start,
         error: None,
     });
-    let next_game = AtomicU64::new(0);
-    let done = AtomicBool::new(false);
+    let next_game = AtomicU64::new(run.start.next_game);
+    let done = AtomicBool::new(run.start.records >= target);
+    report.bar.set_position(run.start.records);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -446,27 +502,37 @@ fn generate<W: Write + Send>(
                     let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
                     s.pending.insert(game, Game { records });
                     loop {
-                        let next = s.next_to_write;
+                        if s.progress.records >= target || s.error.is_some() {
+                            break;
+                        }
+                        let next = s.progress.next_game;
                         let Some(game) = s.pending.remove(&next) else {
                             break;
                         };
-                        s.next_to_write += 1;
-                        if s.positions >= target || s.error.is_some() {
-                            continue;
+                        // A game the last run cut at its target goes on where it was cut.
+                        let from = (s.progress.skip as usize).min(game.records.len());
+                        let left = game.records.len() - from;
+                        let take = left.min((target - s.progress.records) as usize);
+                        let written = game.records[from..from + take]
+                            .iter()
+                            .try_for_each(|record| s.writer.write_all(record))
+                            .and_then(|()| s.writer.flush());
+                        s.progress.records += take as u64;
+                        if take < left {
+                            s.progress.skip = (from + take) as u64;
+                        } else {
+                            s.progress.next_game += 1;
+                            s.progress.skip = 0;
                         }
-                        let take = game.records.len().min((target - s.positions) as usize);
-                        for record in &game.records[..take] {
-                            if let Err(error) = s.writer.write_all(record) {
-                                s.error = Some(error);
-                                break;
-                            }
+                        let saved = written.and_then(|()| checkpoint(s.progress));
+                        if let Err(error) = saved {
+                            s.error = Some(error);
                         }
-                        s.positions += take as u64;
-                        s.games += 1;
-                        report.bar.set_position(s.positions);
-                        report.bar.set_message(format!("{} games", s.games));
+                        report.bar.set_position(s.progress.records);
+                        let games = s.progress.next_game;
+                        report.bar.set_message(format!("{games} games"));
                     }
-                    if s.positions >= target || s.error.is_some() {
+                    if s.progress.records >= target || s.error.is_some() {
                         done.store(true, Ordering::Relaxed);
                     }
                 }
@@ -478,46 +544,7 @@ fn generate<W: Write + Send>(
         return Err(error);
     }
     s.writer.flush()?;
-    Ok((s.games, s.positions))
-}
-
-/// Runs `brudno datadump`: `<FEN> | <score> | <result>` lines, or a summary.
-pub fn dump(args: &DatadumpArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
-    let data = match std::fs::read(&args.file) {
-        Ok(data) => data,
-        Err(error) => {
-            eprintln!("datadump: cannot read {}: {error}", args.file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let mut bad = 0;
-    let records = packed::decode_all(&data, &mut |index, why| {
-        bad += 1;
-        eprintln!("{}: record {}: {why}", args.file.display(), index + 1);
-    });
-    if args.summary {
-        let games = records.iter().filter(|r| r.game_start).count();
-        let mut results = [0usize; 3];
-        for record in &records {
-            results[usize::from(record.result)] += 1;
-        }
-        out(&format!(
-            "{} positions, {games} games, results for White (positions): {} won, {} drawn, {} lost; {bad} bad records",
-            records.len(),
-            results[2],
-            results[1],
-            results[0]
-        ));
-    } else {
-        for record in records.iter().take(args.limit.unwrap_or(usize::MAX)) {
-            out(&packed::to_text(record));
-        }
-    }
-    if bad > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    Ok(s.progress)
 }
 
 #[cfg(test)]
@@ -557,24 +584,60 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_output_does_not_depend_on_the_thread_count() {
-        let limit = MoveLimit {
+    fn fast_limit() -> MoveLimit {
+        MoveLimit {
             nodes: 200,
             depth: None,
             eval: Evaluation::Positional,
-        };
+        }
+    }
+
+    /// Plays from `start` to 500 positions; returns the bytes and every checkpoint.
+    fn play(threads: usize, start: Progress) -> (Vec<u8>, Vec<Progress>) {
         let openings = [Position::default()];
-        let run = |threads| {
-            let mut out = Vec::new();
-            let report = Generation::new(500, true);
-            let (_, positions) =
-                generate(&openings, 8, limit, 11, threads, 500, &mut out, &report).unwrap();
-            assert_eq!(positions, 500);
-            out
+        let mut out = Vec::new();
+        let report = Generation::new(500, true);
+        let checkpoints = Mutex::new(Vec::new());
+        let record = |progress| {
+            checkpoints.lock().unwrap().push(progress);
+            Ok(())
         };
-        let one = run(1);
+        let run = Run { start, target: 500 };
+        let end = generate(
+            &openings,
+            8,
+            fast_limit(),
+            11,
+            threads,
+            run,
+            &mut out,
+            &report,
+            &record,
+        )
+        .unwrap();
+        assert_eq!(end.records, 500);
+        assert_eq!(checkpoints.lock().unwrap().last(), Some(&end));
+        (out, checkpoints.into_inner().unwrap())
+    }
+
+    #[test]
+    fn the_output_does_not_depend_on_the_thread_count() {
+        let (one, _) = play(1, Progress::default());
         assert_eq!(one.len(), 500 * RECORD_BYTES);
-        assert_eq!(one, run(2));
+        assert_eq!(one, play(2, Progress::default()).0);
+    }
+
+    /// A run stopped after any game and continued from its checkpoint writes the same bytes
+    /// as a run that was never stopped.
+    #[test]
+    fn a_continued_run_writes_what_an_uninterrupted_one_does() {
+        let (whole, checkpoints) = play(1, Progress::default());
+        assert!(checkpoints.len() >= 3, "{checkpoints:?}");
+        for &stop in &checkpoints[..checkpoints.len() - 1] {
+            let (rest, _) = play(2, stop);
+            let mut joined = whole[..stop.records as usize * RECORD_BYTES].to_vec();
+            joined.extend_from_slice(&rest);
+            assert!(joined == whole, "continued from {stop:?}");
+        }
     }
 }

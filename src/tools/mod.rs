@@ -4,6 +4,8 @@
 //! evaluation weights.
 
 pub mod bench;
+pub mod datadump;
+pub mod datafile;
 pub mod datagen;
 pub mod display;
 pub mod ebf;

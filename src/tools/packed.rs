@@ -1,5 +1,6 @@
-//! The training-data format: one position with its search score and its game's result in 32
-//! bytes, written by `brudno datagen` and read by `brudno tune` and `brudno train`.
+//! The training-data format: marlinformat, the 32-byte record of the field's trainers (bullet,
+//! marlinflow), one position with its search score and its game's result, written by
+//! `brudno datagen` and read by `brudno tune` and `brudno train`.
 //!
 //! A file is a plain sequence of records (no header, so files concatenate); the positions of
 //! one game are contiguous and the first of each game is marked. A record, little-endian:
@@ -7,13 +8,17 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | occupancy: bit `s` set when square `s` (a1 = 0, b1 = 1, ..., h8 = 63) holds a piece |
-//! | 8..24 | the pieces of the occupied squares in increasing square order, 4 bits each, low nibble first: 0..5 white pawn, knight, bishop, rook, queen, king; 8..13 the black ones; unused nibbles 0 |
+//! | 8..24 | the pieces of the occupied squares in increasing square order, 4 bits each, low nibble first: bits 0..2 the type (0 pawn, 1 knight, 2 bishop, 3 rook, 4 queen, 5 king, 6 a rook that still has its castling right), bit 3 set for Black; unused nibbles 0 |
 //! | 24 | bit 7: Black to move; bits 0..6: the en-passant square, or 64 for none |
 //! | 25 | half-move clock |
 //! | 26..28 | full-move number |
 //! | 28..30 | the search's score in centipawns from White's point of view (i16) |
 //! | 30 | the game's result: 0 Black won, 1 draw, 2 White won |
-//! | 31 | bits 0..3: castling rights K, Q, k, q (standard chess); bit 7: first position of a game |
+//! | 31 | marlinformat's spare byte: bit 7 marks the first position of a game (Brudno's own; other tools ignore the byte); `to_marlin` clears it |
+//!
+//! Files written before marlinformat (up to December 2026) kept the castling rights in bits
+//! 0..3 of the spare byte (K, Q, k, q) and never used type 6; both are read, so old files
+//! keep loading, and `brudno datadump FILE --marlin OUT` converts them.
 //!
 //! Decoding checks every field (piece codes, one king each, at most 32 pieces, a legal
 //! position) and refuses a bad record with the reason; it never panics on input.
@@ -28,6 +33,11 @@ use crate::position::Position;
 
 /// Bytes per record.
 pub const RECORD_BYTES: usize = 32;
+
+/// The type code of a rook that still has its castling right.
+const UNMOVED_ROOK: u8 = 6;
+/// The spare byte's mark of a game's first position.
+const GAME_START: u8 = 0x80;
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -71,22 +81,29 @@ fn code_piece(code: u8) -> Option<Piece> {
         3 => Role::Rook,
         4 => Role::Queen,
         5 => Role::King,
+        UNMOVED_ROOK => Role::Rook,
         _ => return None,
     };
     Some(Piece { color, role })
 }
 
-/// Packs a position (standard chess) with its score and result.
+/// Packs a position (standard chess) with its score and result, as marlinformat with the
+/// first position of a game marked in the spare byte.
 pub fn encode(position: &Position, score: i16, result: u8, game_start: bool) -> [u8; RECORD_BYTES] {
     let mut bytes = [0u8; RECORD_BYTES];
     let board = position.board();
     let occupied = board.occupied();
+    let setup = position.chess().to_setup(EnPassantMode::Legal);
+    let castling_rooks = setup.castling_rights;
     bytes[0..8].copy_from_slice(&occupied.0.to_le_bytes());
     for (index, square) in occupied.into_iter().enumerate().take(32) {
-        let code = board.piece_at(square).map_or(0, piece_code);
+        let piece = board.piece_at(square);
+        let mut code = piece.map_or(0, piece_code);
+        if piece.is_some_and(|p| p.role == Role::Rook) && castling_rooks.contains(square) {
+            code = (code & 8) | UNMOVED_ROOK;
+        }
         bytes[8 + index / 2] |= code << (4 * (index % 2));
     }
-    let setup = position.chess().to_setup(EnPassantMode::Legal);
     let ep = setup.ep_square.map_or(64, |s| s as u8);
     bytes[24] = ep
         | if position.turn() == Color::Black {
@@ -99,18 +116,15 @@ pub fn encode(position: &Position, score: i16, result: u8, game_start: bool) -> 
         .copy_from_slice(&(setup.fullmoves.get().min(u32::from(u16::MAX)) as u16).to_le_bytes());
     bytes[28..30].copy_from_slice(&score.to_le_bytes());
     bytes[30] = result.min(2);
-    let rooks = setup.castling_rights;
-    let mut castling = 0u8;
-    for (bit, square) in [Square::H1, Square::A1, Square::H8, Square::A8]
-        .into_iter()
-        .enumerate()
-    {
-        if rooks.contains(square) {
-            castling |= 1 << bit;
-        }
-    }
-    bytes[31] = castling | if game_start { 0x80 } else { 0 };
+    bytes[31] = if game_start { GAME_START } else { 0 };
     bytes
+}
+
+/// The record as plain marlinformat, whatever Brudno file it came from: the castling rights as
+/// type-6 rooks, the spare byte zero. `None` for a record that does not decode.
+pub fn to_marlin(bytes: &[u8; RECORD_BYTES]) -> Option<[u8; RECORD_BYTES]> {
+    let record = decode(bytes).ok()?;
+    Some(encode(&record.position, record.score, record.result, false))
 }
 
 /// Unpacks a record, or says what is wrong with it.
@@ -120,10 +134,14 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
         return Err(format!("{} pieces (at most 32)", occupied.count()));
     }
     let mut board = Board::empty();
+    let mut castling_rights = Bitboard::EMPTY;
     for (index, square) in occupied.into_iter().enumerate() {
         let code = (bytes[8 + index / 2] >> (4 * (index % 2))) & 15;
         let piece = code_piece(code).ok_or_else(|| format!("piece code {code} on {square}"))?;
         board.set_piece_at(square, piece);
+        if code & 7 == UNMOVED_ROOK {
+            castling_rights.add(square);
+        }
     }
     let turn = if bytes[24] & 0x80 != 0 {
         Color::Black
@@ -136,7 +154,7 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
         0..=63 => Some(Square::new(u32::from(ep))),
         _ => return Err(format!("en-passant square {ep}")),
     };
-    let mut castling_rights = Bitboard::EMPTY;
+    // Files from before marlinformat: the rights in bits 0..3 of the spare byte.
     for (bit, square) in [Square::H1, Square::A1, Square::H8, Square::A8]
         .into_iter()
         .enumerate()
@@ -169,7 +187,7 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
         position: Position::from_chess(chess),
         score: i16::from_le_bytes([bytes[28], bytes[29]]),
         result,
-        game_start: bytes[31] & 0x80 != 0,
+        game_start: bytes[31] & GAME_START != 0,
     })
 }
 
@@ -254,5 +272,51 @@ mod tests {
             to_text(&records[0]),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0 | 1/2-1/2"
         );
+    }
+
+    /// The start position as marlinformat writes it, byte for byte: the four rooks of type 6.
+    #[test]
+    fn the_start_position_is_marlinformat() {
+        let bytes = encode(&Position::default(), -17, 2, false);
+        assert_eq!(&bytes[0..8], &0xffff_0000_0000_ffffu64.to_le_bytes());
+        assert_eq!(
+            &bytes[8..24],
+            &[
+                0x16, 0x42, 0x25, 0x61, 0, 0, 0, 0, 0x88, 0x88, 0x88, 0x88, 0x9e, 0xca, 0xad, 0xe9
+            ]
+        );
+        assert_eq!(bytes[24], 64, "White to move, no en-passant square");
+        assert_eq!((bytes[25], bytes[26], bytes[27]), (0, 1, 0));
+        assert_eq!(i16::from_le_bytes([bytes[28], bytes[29]]), -17);
+        assert_eq!((bytes[30], bytes[31]), (2, 0));
+        assert_eq!(
+            to_marlin(&encode(&Position::default(), -17, 2, true)),
+            Some(bytes)
+        );
+    }
+
+    /// A record of the format before marlinformat (castling in the spare byte, rooks of type
+    /// 3) reads as the same position, and converts to the marlinformat record.
+    #[test]
+    fn records_of_the_old_format_still_load() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w Kq - 3 17";
+        let position = Position::from_fen(fen, false).unwrap();
+        let new = encode(&position, 55, 1, true);
+        let mut old = new;
+        for index in 0..32 {
+            let byte = 8 + index / 2;
+            let shift = 4 * (index % 2);
+            if (old[byte] >> shift) & 7 == UNMOVED_ROOK {
+                old[byte] = (old[byte] & !(7 << shift)) | (3 << shift);
+            }
+        }
+        old[31] = GAME_START | 0b0001 | 0b1000; // K and q
+        assert_ne!(old, new);
+        let record = decode(&old).unwrap();
+        assert_eq!(record.position.fen(), fen);
+        assert!(record.game_start);
+        let mut marlin = new;
+        marlin[31] = 0;
+        assert_eq!(to_marlin(&old), Some(marlin));
     }
 }
