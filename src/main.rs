@@ -70,6 +70,14 @@ enum Tool {
 }
 
 fn main() -> ExitCode {
+    // OpenBench's client: `brudno "genfens N seed S book <None|FILE> <extra>" "quit"`.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args
+        .first()
+        .is_some_and(|a| a.split_whitespace().next() == Some("genfens"))
+    {
+        return command_lines(&args);
+    }
     let cli = Cli::parse();
     match cli.command {
         None | Some(Tool::Uci) => {
@@ -140,4 +148,27 @@ fn main() -> ExitCode {
 /// worth a panic, so write errors are ignored.
 fn print_line(line: &str) {
     let _ = writeln!(stdout(), "{line}");
+}
+
+/// Runs commands given as arguments, one line each, as OpenBench gives them: `genfens ...`,
+/// then `quit`.
+fn command_lines(lines: &[String]) -> ExitCode {
+    for line in lines {
+        match line.split_whitespace().next() {
+            Some("quit") => break,
+            Some("genfens") => {
+                let outcome = tools::genfens::parse(line)
+                    .and_then(|request| tools::genfens::run(&request, &mut print_line));
+                if let Err(why) = outcome {
+                    let _ = writeln!(stderr(), "genfens: {why}");
+                    return ExitCode::from(2);
+                }
+            }
+            _ => {
+                let _ = writeln!(stderr(), "'{line}': only genfens and quit are read here");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

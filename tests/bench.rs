@@ -1,6 +1,7 @@
 //! `brudno bench` as OpenBench and people use it: the signature must not change between runs,
 //! the last line must be `<N> nodes <M> nps`, and `bench` typed into the UCI loop must give the
-//! same signature as the command line.
+//! same signature as the command line. And OpenBench's other request, `genfens`, given as the
+//! command line its client writes.
 
 mod common;
 
@@ -146,4 +147,51 @@ fn speedup_compares_threads_position_by_position() {
         .expect("run brudno bench --speedup with one thread");
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--threads"));
+}
+
+/// `brudno "genfens N seed S book <None|FILE>" quit`, as OpenBench's `Client/genfens.py`
+/// runs it: `N` lines `info string genfens <FEN>`, the same for the same seed, legal
+/// positions, a book's lines used when one is given; a bad request fails at once.
+#[test]
+fn genfens_answers_openbench_with_n_positions_per_seed() {
+    let genfens = |request: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_brudno"))
+            .args([request, "quit"])
+            .output()
+            .expect("run brudno genfens");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        (output.status, stdout)
+    };
+    let (status, first) = genfens("genfens 5 seed 42 book None");
+    assert!(status.success(), "{first}");
+    let fens: Vec<&str> = first
+        .lines()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 5, "{first}");
+    for fen in &fens {
+        let position = brudno::position::Position::from_fen(fen, false).expect(fen);
+        assert!(!position.legal_moves().is_empty(), "{fen}");
+    }
+    assert_eq!(genfens("genfens 5 seed 42 book None").1, first);
+    assert_ne!(genfens("genfens 5 seed 43 book None").1, first);
+
+    let book = std::env::temp_dir().join(format!("brudno-genfens-{}.epd", std::process::id()));
+    std::fs::write(
+        &book,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -\n",
+    )
+    .unwrap();
+    let request = format!("genfens 3 seed 1 book {} plies 0", book.display());
+    let (status, from_book) = genfens(&request);
+    let _ = std::fs::remove_file(&book);
+    assert!(status.success(), "{from_book}");
+    assert_eq!(
+        from_book.lines().next(),
+        Some(
+            "info string genfens r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1"
+        )
+    );
+    let (status, _) = genfens("genfens many seed 1 book None");
+    assert_eq!(status.code(), Some(2));
 }

@@ -108,7 +108,7 @@ struct Game {
 }
 
 /// The generator of game `game` of a run seeded `seed`.
-fn game_seed(seed: u64, game: u64) -> u64 {
+pub fn game_seed(seed: u64, game: u64) -> u64 {
     splitmix64(seed ^ splitmix64(game))
 }
 
@@ -164,38 +164,14 @@ pub fn play_game(
         }
         .run(&mut |_| {})
     };
-    let mut state = game_seed(seed, game);
-    let mut next = || {
-        state = splitmix64(state);
-        state
+    let vet = |pos: &Position, history: &[u64]| {
+        let quick = Limits {
+            nodes: Some(OPENING_NODES),
+            ..Limits::default()
+        };
+        search(pos, history, &quick).score
     };
-    // The opening: a start position and random plies, drawn again while it is over or lost.
-    let (mut pos, mut history) = loop {
-        let mut pos = openings[(next() % openings.len() as u64) as usize].clone();
-        let mut history = Vec::new();
-        for _ in 0..random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            history.push(pos.key());
-            pos.play_in_place(moves[(next() % moves.len() as u64) as usize]);
-        }
-        if game_over(&pos, &history).is_some() {
-            continue;
-        }
-        let quick = search(
-            &pos,
-            &history,
-            &Limits {
-                nodes: Some(OPENING_NODES),
-                ..Limits::default()
-            },
-        );
-        if quick.score.abs() <= OPENING_LIMIT {
-            break (pos, history);
-        }
-    };
+    let (mut pos, mut history) = draw_opening(openings, random_plies, game_seed(seed, game), vet);
     tt.clear(1);
 
     let limits = limit.limits();
@@ -255,6 +231,40 @@ pub fn play_game(
         .enumerate()
         .map(|(i, (pos, score))| packed::encode(pos, *score, result, i == 0))
         .collect()
+}
+
+/// The opening of a game whose generator starts at `state`: a start position of
+/// `openings` and `random_plies` uniformly random legal plies, drawn again while the game is
+/// over or `vet` (a quick search's score) is beyond `OPENING_LIMIT` for either side. Returns
+/// the position and the keys of the positions before it. Deterministic in `state`.
+pub fn draw_opening(
+    openings: &[Position],
+    random_plies: usize,
+    mut state: u64,
+    mut vet: impl FnMut(&Position, &[u64]) -> i32,
+) -> (Position, Vec<u64>) {
+    let mut next = || {
+        state = splitmix64(state);
+        state
+    };
+    loop {
+        let mut pos = openings[(next() % openings.len() as u64) as usize].clone();
+        let mut history = Vec::new();
+        for _ in 0..random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            history.push(pos.key());
+            pos.play_in_place(moves[(next() % moves.len() as u64) as usize]);
+        }
+        if game_over(&pos, &history).is_some() {
+            continue;
+        }
+        if vet(&pos, &history).abs() <= OPENING_LIMIT {
+            return (pos, history);
+        }
+    }
 }
 
 /// The result for White (0, 1 or 2) if the game is over by the rules (threefold repetition

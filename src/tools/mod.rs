@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod display;
 pub mod ebf;
 pub mod epd;
+pub mod genfens;
 pub mod lab;
 pub mod nnue_info;
 pub mod packed;

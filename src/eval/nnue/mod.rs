@@ -196,8 +196,9 @@ fn flip_file(square: Square) -> Square {
     square.flip_horizontal()
 }
 
-/// The network compiled into the binary.
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
+/// The network compiled into the binary: `nets/default.nnue`, or the file of `make
+/// EVALFILE=...` (`build.rs`).
+static EMBEDDED_BYTES: &[u8] = include_bytes!(env!("BRUDNO_NET"));
 
 /// The embedded network, parsed once.
 pub fn embedded() -> Arc<Network> {
