@@ -41,8 +41,12 @@ enum Tool {
     /// Play Brudno against itself and write quiet positions with scores and results
     /// (training data, packed 32 bytes a position).
     Datagen(tools::datagen::DatagenArgs),
-    /// Print training data written by datagen as text, or a summary of it.
+    /// Print training data written by datagen as text, a summary of it, or write it as
+    /// plain marlinformat.
     Datadump(tools::datadump::DatadumpArgs),
+    /// Training data from PGN games with scores in their comments (fastchess, cutechess,
+    /// an OpenBench datagen workload), in datagen's format.
+    PgnData(tools::pgndata::PgnDataArgs),
     /// Train the NNUE on datagen's positions (CPU) and write the network file.
     Train(tools::train::TrainArgs),
     /// Texel-tune the evaluation weights on self-play positions; writes a params.rs.
@@ -116,6 +120,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Datagen(args)) => tools::datagen::run(&args),
         Some(Tool::Datadump(args)) => tools::datadump::dump(&args, &mut print_line),
+        Some(Tool::PgnData(args)) => tools::pgndata::run(&args),
         Some(Tool::Train(args)) => tools::train::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args),
         Some(Tool::Epd(args)) => tools::epd::run(&args),

@@ -15,6 +15,7 @@ pub mod lab;
 pub mod nnue_info;
 pub mod packed;
 pub mod perft;
+pub mod pgndata;
 pub mod trace;
 pub mod train;
 pub mod tune;
