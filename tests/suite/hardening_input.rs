@@ -5,7 +5,7 @@
 //! `go`, and where the input is wrong must say why in one `info string` without losing the
 //! state it had. Grouped by the kind of input, so that a failing test names it.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! at the number of legal moves), `go searchmoves`, and Lazy SMP (`Threads` > 1) giving one
 //! legal bestmove under every limit, stopping at once, and combining with both.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! with a message and exit status 2, never a panic. The page itself is tested in a browser
 //! in `trace_page.rs`.
 
-mod common;
+use crate::common;
 
 use brudno::position::Position;
 use brudno::tools::ebf::lab::{self, LabConfig, LabPosition};

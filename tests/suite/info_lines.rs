@@ -3,7 +3,7 @@
 //! (checkmate, stalemate, threefold repetition counting the game's own history, the
 //! fifty-move rule, insufficient material); and `info currmove` after the first second.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

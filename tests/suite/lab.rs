@@ -7,8 +7,8 @@
 //! Time bounds here are generous on purpose (a slow, loaded machine must pass): a request
 //! under `--time-limit 1` must be answered within 40 seconds.
 
-mod common;
-mod lab_common;
+use crate::common;
+use crate::lab_common;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Search correctness: mates found with the right distance, draws scored as draws, and
 //! alpha-beta returning exactly the minimax value while examining no more leaves.
 
-mod common;
+use crate::common;
 
 use brudno::eval::{self, Value};
 use brudno::position::Position;

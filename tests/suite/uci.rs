@@ -1,6 +1,6 @@
 //! Process-level UCI conversations with the built `brudno` binary: what a GUI sees.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -7,7 +7,7 @@
 //! `shakmaty-syzygy` itself: after every move of the engine the tables must still give it the
 //! result it started with.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! checked by an exhaustive solver and by the engine, and `brudno epd` run as a user runs it
 //! (mates solved, JSON and CSV written, bad input reported without stopping the run).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! is cut away, the manifest says how the file was made, and `datadump --marlin` writes plain
 //! marlinformat records.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! same signature as the command line. And OpenBench's other request, `genfens`, given as the
 //! command line its client writes.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::Duration;

@@ -10,7 +10,7 @@
 //! says so and passes, unless `BRUDNO_REQUIRE_BROWSER=1` (set by `.ci/run`). With
 //! `BRUDNO_LAB_SCREENSHOT=PATH` it also takes the screenshot of the lab in docs/.
 
-mod lab_common;
+use crate::lab_common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

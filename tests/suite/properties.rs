@@ -4,7 +4,7 @@
 //! one `bestmove`, every `bestmove` is legal in the position its `go` searched, every
 //! `isready` gets its `readyok`, and no input line draws more than one `info string`.
 
-mod common;
+use crate::common;
 
 use brudno::position::Position;
 use brudno::uci::command::{Command, GoParams, StartPosition, decode_line, parse};

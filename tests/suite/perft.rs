@@ -1,7 +1,7 @@
 //! Perft as users run it: our suite at depths that keep the test run quick, hash checking at
 //! shallow depths, Chess960, and the `brudno perft` command line with good and bad input.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -11,7 +11,7 @@ use brudno::tools::perft::{PerftArgs, run_suite};
 use common::Engine;
 
 /// The suite we ship.
-const SUITE: &str = include_str!("../epd/perft.epd");
+const SUITE: &str = include_str!("../../epd/perft.epd");
 /// Positions in it.
 const SUITE_POSITIONS: usize = 35;
 

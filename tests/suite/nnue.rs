@@ -4,7 +4,7 @@
 //! legal moves. Network-level properties (incremental updates, quantisation, symmetry, file
 //! checks) are unit tests in `src/eval/nnue` and `src/tools/train.rs`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

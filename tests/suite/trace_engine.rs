@@ -5,7 +5,7 @@
 //! deeper or wider, an aspiration fail as the root searched again within its iteration, a
 //! table cut-off at a node that searched no move.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

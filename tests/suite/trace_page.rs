@@ -7,7 +7,7 @@
 //! the test says so and passes, unless `BRUDNO_REQUIRE_BROWSER=1` (set by `.ci/run`), which
 //! makes a missing browser a failure.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

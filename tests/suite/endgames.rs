@@ -8,7 +8,7 @@
 //! missing; the tables also confirm that each start is won and each draw a draw. Every
 //! evaluation claim is checked on the position and on its colour-flipped mirror.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

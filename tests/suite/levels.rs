@@ -2,7 +2,7 @@
 //! declared, a weaker level searches fewer nodes and still answers every `go` with one legal
 //! move, and the win/draw/loss triple is on the info lines when asked for.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

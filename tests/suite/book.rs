@@ -4,7 +4,7 @@
 //! The books are written here, entry by entry, with the engine's own position key and a move
 //! encoding written out independently of the engine's (`polyglot_move`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

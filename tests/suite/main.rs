@@ -1,0 +1,36 @@
+//! The integration tests, one test binary: each module is the test file it was before
+//! (`tests/suite/<name>.rs`), run by name with `cargo test --release --test suite <name>::`.
+//! One binary rather than one per file, because each test binary of a release build is linked
+//! with the whole engine under fat LTO (about 40 s each on a 2-core machine). The fuzz replay
+//! (`tests/fuzz_corpus.rs`, which changes the process's network while it runs) and the tuning
+//! build's test (`tests/tunables.rs`, built with `--features tune`) stay binaries of their own.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../lab_common/mod.rs"]
+mod lab_common;
+
+mod analysis;
+mod bench;
+mod book;
+mod datagen;
+mod ebf;
+mod endgames;
+mod epd;
+mod hardening_input;
+mod hardening_position;
+mod hardening_session;
+mod info_lines;
+mod lab;
+mod lab_page;
+mod layout;
+mod levels;
+mod nnue;
+mod perft;
+mod properties;
+mod search;
+mod syzygy;
+mod trace;
+mod trace_engine;
+mod trace_page;
+mod uci;
