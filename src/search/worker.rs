@@ -116,6 +116,13 @@ impl Shared {
                 &root_candidates(search),
             )
         });
+        // Each root move the tables ranked was a probe: counted as Stockfish counts them, so
+        // that `tbhits` is not 0 when only the root is in the tables.
+        if let Some(ranking) = &shared.root_ranking {
+            shared
+                .tb_hits
+                .store(ranking.moves.len() as u64, Ordering::Relaxed);
+        }
         shared
     }
 

@@ -333,6 +333,11 @@ fn the_root_in_the_tables_shows_the_tablebase_score() {
         last_info.contains("score cp 31871") || last_info.contains("score mate "),
         "{last_info}"
     );
+    // The root's probes count: one per root move ranked (as Stockfish counts them).
+    let lucena = Position::from_fen("1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1", false).unwrap();
+    let root_moves = lucena.legal_moves().len() as u64;
+    let hits = last_tbhits(&lines).expect("tbhits on the info lines");
+    assert!(hits >= root_moves, "{hits} tbhits, {root_moves} root moves");
     engine.send("position fen 4k3/8/r7/3PK3/8/8/8/7R b - - 0 1");
     engine.send("go depth 6");
     let lines = engine.read_until(LONG, |l| l.starts_with("bestmove"));
