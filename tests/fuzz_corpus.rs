@@ -200,15 +200,23 @@ fn a_network_whose_output_could_overflow_is_refused_or_scored_in_range() {
     let refused = resealed(&|n| n.w2[3] = 200);
     let why = refused.expect_err("an output weight of 200 is refused");
     assert!(why.contains("output weight 200"), "{why}");
-    // Weights each in range whose sum overflows 32 bits.
-    let refused = resealed(&|n| n.w2.iter_mut().for_each(|w| *w = 128));
-    let why = refused.expect_err("a bucket of weights 128 is refused");
-    assert!(why.contains("overflows the 32-bit output sum"), "{why}");
-    // The output biases at the ends of i32: taken, and scored within the evaluation's bounds,
-    // equal to the same arithmetic done in 64 bits.
-    for bias in [i32::MIN, i32::MAX] {
-        let network = resealed(&|n| n.b2.iter_mut().for_each(|b| *b = bias))
-            .expect("any output bias is taken");
+    // Every output weight at the limit (the sum of the products would overflow 32 bits), and
+    // the output biases at the ends of i32: taken, and scored within the evaluation's
+    // bounds, equal to the same arithmetic done in 64 bits.
+    let cases = [
+        (None, i32::MIN),
+        (None, i32::MAX),
+        (Some(128), 0),
+        (Some(-128), i32::MAX),
+    ];
+    for (weight, bias) in cases {
+        let network = resealed(&|n| {
+            n.b2.iter_mut().for_each(|b| *b = bias);
+            if let Some(weight) = weight {
+                n.w2.iter_mut().for_each(|w| *w = weight);
+            }
+        })
+        .expect("weights within ±128 and any output bias are taken");
         for fen in fuzzing::network::POSITIONS {
             let position = Position::from_fen(fen, false).expect("a legal position");
             let accumulator = Accumulator::refreshed(position.board(), &network);
@@ -231,7 +239,11 @@ fn a_network_whose_output_could_overflow_is_refused_or_scored_in_range() {
                 * i64::from(SCALE)
                 / i64::from(QA * QB))
             .clamp(-20_000, 20_000);
-            assert_eq!(i64::from(score), expected, "bias {bias}, {fen}");
+            assert_eq!(
+                i64::from(score),
+                expected,
+                "weight {weight:?}, bias {bias}, {fen}"
+            );
         }
     }
 }

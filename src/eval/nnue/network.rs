@@ -240,9 +240,8 @@ impl Network {
 
     /// The output layer's arithmetic stays in range for every accumulator: the SCReLU kernel
     /// multiplies a clipped activation (at most `QA`) by an output weight in 16 bits, so each
-    /// weight is within `±MAX_OUTPUT_WEIGHT`, and it sums `activation² x weight` over both
-    /// halves in 32 bits, so each bucket's `QA² x Σ|weight|` fits an `i32`. A file that could
-    /// overflow is refused here rather than scored wrongly in play.
+    /// weight must be within `±MAX_OUTPUT_WEIGHT` (its sums are 64-bit and cannot overflow).
+    /// A file that could overflow is refused here rather than scored wrongly in play.
     fn check_output_range(&self) -> Result<(), String> {
         if let Some((index, w)) = self
             .w2
@@ -254,17 +253,6 @@ impl Network {
                 "output weight {w} (index {index}) is beyond ±{MAX_OUTPUT_WEIGHT}: \
                  the 16-bit product with an activation of up to {QA} would overflow"
             ));
-        }
-        let square = i64::from(QA) * i64::from(QA);
-        for bucket in 0..self.arch.output_buckets {
-            let (us, them) = self.output_weights(bucket);
-            let total: i64 = us.iter().chain(them).map(|w| i64::from(*w).abs()).sum();
-            if total * square > i64::from(i32::MAX) {
-                return Err(format!(
-                    "output bucket {bucket}: the sum of its weights' magnitudes ({total}) \
-                     times {QA}² overflows the 32-bit output sum"
-                ));
-            }
         }
         Ok(())
     }
@@ -360,8 +348,8 @@ impl Network {
     pub fn output_of(&self, us: &[i16], them: &[i16], bucket: usize) -> Value {
         let (w_us, w_them) = self.output_weights(bucket);
         let dot = self.kernels.screlu_dot;
-        let sum = dot(us, w_us, QA as i16).wrapping_add(dot(them, w_them, QA as i16));
-        let out = (i64::from(sum / QA) + i64::from(self.b2[bucket])) * i64::from(SCALE)
+        let sum = dot(us, w_us, QA as i16) + dot(them, w_them, QA as i16);
+        let out = (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         out.clamp(-20_000, 20_000) as Value
     }

@@ -2,8 +2,9 @@
 //! product, each in a portable version and, on x86-64, an AVX2 version written with the
 //! processor's intrinsics. `Kernels::detect` chooses once, when a network is made or loaded,
 //! and the network keeps the choice: nothing asks the processor again per evaluation. Both
-//! versions are the same integer arithmetic (wrapping `i16` sums, `i32` products and sums),
-//! so they give identical results; a unit test compares them.
+//! versions are the same integer arithmetic (wrapping `i16` sums; the output's products in
+//! `i32`, summed without overflow into an `i64` for any hidden size the format allows), so
+//! they give identical results; a unit test compares them.
 //!
 //! Rows are slices of `i16` whose length is a multiple of `LANES` (the hidden layer's width
 //! is, by construction of the file format).
@@ -16,7 +17,7 @@ pub type UpdateFn = fn(out: &mut [i16], parent: &[i16], add: &[&[i16]], sub: &[&
 /// `values += sum(add) - sum(sub)`, any number of rows.
 pub type ApplyFn = fn(values: &mut [i16], add: &[&[i16]], sub: &[&[i16]]);
 /// `sum(clamp(v, 0, qa)^2 * w)`.
-pub type DotFn = fn(values: &[i16], weights: &[i16], qa: i16) -> i32;
+pub type DotFn = fn(values: &[i16], weights: &[i16], qa: i16) -> i64;
 
 /// The loops a network runs with, chosen once for the processor.
 #[derive(Clone, Copy)]
@@ -111,12 +112,13 @@ mod portable {
     }
 
     /// `sum(clamp(v, 0, qa)^2 * w)`: `clamp(v) * w` wraps in `i16` (it fits when
-    /// `qa <= 255` and `|w| <= 127`), its product with the clamped value is an `i32`.
-    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i32 {
-        let mut sum = 0i32;
+    /// `qa <= 255` and `|w| <= 128`), its product with the clamped value is an `i32`, and
+    /// the sum an `i64`.
+    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i64 {
+        let mut sum = 0i64;
         for (&v, &w) in values.iter().zip(weights) {
             let a = v.clamp(0, qa);
-            sum = sum.wrapping_add(i32::from(a.wrapping_mul(w)) * i32::from(a));
+            sum += i64::from(i32::from(a.wrapping_mul(w)) * i32::from(a));
         }
         sum
     }
@@ -141,7 +143,7 @@ mod avx2 {
     }
 
     /// The AVX2 dot product; callable only once `Kernels::detect` found AVX2.
-    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i32 {
+    pub fn screlu_dot(values: &[i16], weights: &[i16], qa: i16) -> i64 {
         // SAFETY: chosen by `Kernels::detect` only when the processor has AVX2.
         unsafe { screlu_dot_avx2(values, weights, qa) }
     }
@@ -214,27 +216,38 @@ mod avx2 {
         }
     }
 
+    /// Rows of `LANES` summed in the 32-bit lanes before they are widened: each adds at
+    /// most `2 x 255² x 128` (about 1.7e7) to a lane, so 64 of them stay below 2^31.
+    const BLOCK: usize = 64 * LANES;
+
     #[target_feature(enable = "avx2")]
-    fn screlu_dot_avx2(values: &[i16], weights: &[i16], qa: i16) -> i32 {
+    fn screlu_dot_avx2(values: &[i16], weights: &[i16], qa: i16) -> i64 {
         let n = values.len();
         assert!(n.is_multiple_of(LANES) && weights.len() == n);
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(qa);
-        let mut sum = _mm256_setzero_si256();
-        let mut at = 0;
-        while at < n {
-            let clipped = _mm256_min_epi16(_mm256_max_epi16(load(values, at), zero), top);
-            let weighted = _mm256_mullo_epi16(clipped, load(weights, at));
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clipped));
-            at += LANES;
+        let mut wide = _mm256_setzero_si256();
+        let mut start = 0;
+        while start < n {
+            let end = (start + BLOCK).min(n);
+            let mut sum = _mm256_setzero_si256();
+            let mut at = start;
+            while at < end {
+                let clipped = _mm256_min_epi16(_mm256_max_epi16(load(values, at), zero), top);
+                let weighted = _mm256_mullo_epi16(clipped, load(weights, at));
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clipped));
+                at += LANES;
+            }
+            let low = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum));
+            let high = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(sum));
+            wide = _mm256_add_epi64(wide, _mm256_add_epi64(low, high));
+            start = end;
         }
-        let half = _mm_add_epi32(
-            _mm256_castsi256_si128(sum),
-            _mm256_extracti128_si256::<1>(sum),
+        let half = _mm_add_epi64(
+            _mm256_castsi256_si128(wide),
+            _mm256_extracti128_si256::<1>(wide),
         );
-        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
-        let total = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
-        _mm_cvtsi128_si32(total)
+        _mm_cvtsi128_si64(half) + _mm_extract_epi64::<1>(half)
     }
 }
 
@@ -259,16 +272,23 @@ mod tests {
     fn the_chosen_kernels_equal_the_portable_ones() {
         let fast = Kernels::detect();
         let plain = Kernels::portable();
-        for n in [16, 256, 512, 1024] {
+        for n in [16, 256, 512, 1024, 4096] {
             let rows: Vec<Vec<i16>> = (0..5).map(|k| row(k + 1, 400, n)).collect();
             let weights = row(99, 127, n);
-            for values in &rows {
-                let expected = (plain.screlu_dot)(values, &weights, 255);
-                assert_eq!((fast.screlu_dot)(values, &weights, 255), expected);
-                let mut reference = 0i32;
-                for (&v, &w) in values.iter().zip(&weights) {
-                    let a = i32::from(v.clamp(0, 255));
-                    reference = reference.wrapping_add(a * a * i32::from(w));
+            // Every activation saturated and every weight at the limit: the sum is far past
+            // 32 bits, and must still be exact.
+            let saturated = (vec![255i16; n], vec![128i16; n]);
+            let cases = rows
+                .iter()
+                .map(|values| (values, &weights))
+                .chain(std::iter::once((&saturated.0, &saturated.1)));
+            for (values, weights) in cases {
+                let expected = (plain.screlu_dot)(values, weights, 255);
+                assert_eq!((fast.screlu_dot)(values, weights, 255), expected);
+                let mut reference = 0i64;
+                for (&v, &w) in values.iter().zip(weights) {
+                    let a = i64::from(v.clamp(0, 255));
+                    reference += a * a * i64::from(w);
                 }
                 assert_eq!(expected, reference);
             }
