@@ -202,6 +202,41 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     // Parsed, not loaded: loading would change the network the other tests here search with.
     let bytes = std::fs::read(&net).unwrap();
     assert!(Network::parse(&bytes).is_ok());
+    // Another shape: 32 hidden neurons, eight output buckets; a width the format cannot
+    // hold is refused before any training.
+    let wide = dir.join("bucketed.nnue");
+    let (status, _, stderr) = common::run_brudno(&[
+        "train",
+        data,
+        "--output",
+        wide.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--hidden",
+        "32",
+        "--output-buckets",
+        "8",
+    ]);
+    assert!(status.success(), "{stderr}");
+    let (status, info, _) = common::run_brudno(&["nnue-info", wide.to_str().unwrap()]);
+    assert!(status.success());
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(
+        (info["hidden"].as_u64(), info["output_buckets"].as_u64()),
+        (Some(32), Some(8))
+    );
+    let (status, _, stderr) = common::run_brudno(&[
+        "train",
+        data,
+        "--output",
+        wide.to_str().unwrap(),
+        "--hidden",
+        "30",
+    ]);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("hidden layer of 30"), "{stderr}");
     // The next generation plays with the trained network, read from its file.
     let next = dir.join("data").join("gen2.bin");
     let (status, _, stderr) = common::run_brudno(&[
