@@ -79,8 +79,7 @@ pub fn dump(args: &DatadumpArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
 fn write_marlin(path: &std::path::Path, records: &[packed::Record]) -> std::io::Result<()> {
     let mut writer = BufWriter::new(std::fs::File::create(path)?);
     for record in records {
-        let bytes = packed::encode(&record.position, record.score, record.result, false);
-        writer.write_all(&bytes)?;
+        writer.write_all(&packed::to_marlin(record))?;
     }
     writer.flush()
 }

@@ -67,6 +67,13 @@ pub struct Progress {
     pub records: u64,
 }
 
+impl Progress {
+    /// Games written, the one cut at the target included.
+    pub fn games(&self) -> u64 {
+        self.next_game + u64::from(self.skip > 0)
+    }
+}
+
 /// `<output>.progress`.
 pub fn progress_path(output: &Path) -> PathBuf {
     with_suffix(output, ".progress")
@@ -182,7 +189,7 @@ pub fn write_manifest(
         "file": name(output),
         "format": "marlinformat (32-byte records; spare byte bit 7 marks a game's first position)",
         "records": data.len() / RECORD_BYTES,
-        "games": progress.next_game + u64::from(progress.skip > 0),
+        "games": progress.games(),
         "checksum_fnv1a64": format!("{:016x}", fnv1a(&data)),
         "seed": settings.seed,
         "nodes": settings.nodes,

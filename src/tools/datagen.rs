@@ -422,7 +422,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     });
     match outcome {
         Ok(progress) => {
-            let games = progress.next_game + u64::from(progress.skip > 0) - start.next_game;
+            let games = progress.games() - start.games();
             let positions = progress.records - start.records;
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(

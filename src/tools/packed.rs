@@ -121,10 +121,9 @@ pub fn encode(position: &Position, score: i16, result: u8, game_start: bool) -> 
 }
 
 /// The record as plain marlinformat, whatever Brudno file it came from: the castling rights as
-/// type-6 rooks, the spare byte zero. `None` for a record that does not decode.
-pub fn to_marlin(bytes: &[u8; RECORD_BYTES]) -> Option<[u8; RECORD_BYTES]> {
-    let record = decode(bytes).ok()?;
-    Some(encode(&record.position, record.score, record.result, false))
+/// type-6 rooks, the spare byte zero.
+pub fn to_marlin(record: &Record) -> [u8; RECORD_BYTES] {
+    encode(&record.position, record.score, record.result, false)
 }
 
 /// Unpacks a record, or says what is wrong with it.
@@ -290,8 +289,8 @@ mod tests {
         assert_eq!(i16::from_le_bytes([bytes[28], bytes[29]]), -17);
         assert_eq!((bytes[30], bytes[31]), (2, 0));
         assert_eq!(
-            to_marlin(&encode(&Position::default(), -17, 2, true)),
-            Some(bytes)
+            to_marlin(&decode(&encode(&Position::default(), -17, 2, true)).unwrap()),
+            bytes
         );
     }
 
@@ -317,6 +316,6 @@ mod tests {
         assert!(record.game_start);
         let mut marlin = new;
         marlin[31] = 0;
-        assert_eq!(to_marlin(&old), Some(marlin));
+        assert_eq!(to_marlin(&record), marlin);
     }
 }
