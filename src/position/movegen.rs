@@ -112,34 +112,7 @@ impl Position {
                 }
             }
         }
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in board.by_role(role) & ours {
-                let targets = attacks::attacks(from, role.of(us), occupied) & theirs;
-                for to in targets {
-                    if Self::pin_allows(&legality, from, to) {
-                        push(Move::Normal {
-                            role,
-                            from,
-                            capture: board.role_at(to),
-                            to,
-                            promotion: None,
-                        });
-                    }
-                }
-            }
-        }
-        let king = legality.king;
-        for to in attacks::king_attacks(king) & theirs {
-            if !self.king_attacked_after(&legality, to) {
-                push(Move::Normal {
-                    role: Role::King,
-                    from: king,
-                    capture: board.role_at(to),
-                    to,
-                    promotion: None,
-                });
-            }
-        }
+        self.piece_and_king_moves(&legality, theirs, &mut push);
         // En passant needs shakmaty's full test (the captured pawn leaves another square).
         if self.chess().maybe_ep_square().is_some() {
             for m in self.chess().en_passant_moves() {
@@ -183,15 +156,33 @@ impl Position {
                 }
             }
         }
+        self.piece_and_king_moves(&legality, empty, &mut push);
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if let Some(castle) = self.castle(&legality, side) {
+                push(castle);
+            }
+        }
+    }
+
+    /// The knight, bishop, rook, queen and king moves to the squares of `targets` (the other
+    /// side's pieces for captures, the empty squares for quiet moves), in that order.
+    #[inline]
+    fn piece_and_king_moves(
+        &self,
+        legality: &Legality,
+        targets: Bitboard,
+        push: &mut impl FnMut(Move),
+    ) {
+        let board = self.board();
+        let (us, occupied) = (legality.us, board.occupied());
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in board.by_role(role) & ours {
-                let targets = attacks::attacks(from, role.of(us), occupied) & empty;
-                for to in targets {
-                    if Self::pin_allows(&legality, from, to) {
+            for from in board.by_role(role) & board.by_color(us) {
+                for to in attacks::attacks(from, role.of(us), occupied) & targets {
+                    if Self::pin_allows(legality, from, to) {
                         push(Move::Normal {
                             role,
                             from,
-                            capture: None,
+                            capture: board.role_at(to),
                             to,
                             promotion: None,
                         });
@@ -200,20 +191,15 @@ impl Position {
             }
         }
         let king = legality.king;
-        for to in attacks::king_attacks(king) & empty {
-            if !self.king_attacked_after(&legality, to) {
+        for to in attacks::king_attacks(king) & targets {
+            if !self.king_attacked_after(legality, to) {
                 push(Move::Normal {
                     role: Role::King,
                     from: king,
-                    capture: None,
+                    capture: board.role_at(to),
                     to,
                     promotion: None,
                 });
-            }
-        }
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            if let Some(castle) = self.castle(&legality, side) {
-                push(castle);
             }
         }
     }
