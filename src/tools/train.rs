@@ -2,7 +2,9 @@
 //! (`brudno datagen`), on the CPU, and writes the quantised network file.
 //!
 //! The network trained here is the one the engine runs, in floating point: 768 inputs per
-//! perspective, one hidden layer of `--hidden` neurons (256 by default) shared by both
+//! perspective and king bucket (`--king-buckets`: 1, or 2 or 4 by the square of that side's
+//! king, the board mirrored left to right when it stands on files e-h), one hidden layer of
+//! `--hidden` neurons (256 by default) shared by both
 //! perspectives, SCReLU (`clamp(x, 0, 1)^2`), one output per output bucket (`--output-buckets`,
 //! by the number of pieces on the board; one by default), of which a position uses its own; `sigmoid(output)` predicts the target, the search's
 //! score seen through the same sigmoid, blended with the game's result when `--lambda` (the
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use shakmaty::{Color, Position as _};
+use shakmaty::{Color, Piece, Position as _, Role, Square};
 
 use crate::eval::nnue::{Architecture, INPUTS, KingKey, Network, QA, QB, SCALE};
 use crate::eval::params::WEIGHTS;
@@ -31,16 +33,69 @@ use crate::position::Position;
 use crate::rng::splitmix64;
 use crate::tools::packed;
 
-/// The input index of `piece` on `square` from `perspective` (one king bucket: the trainer's
-/// inputs are the same for every architecture it trains).
-fn feature(perspective: Color, piece: shakmaty::Piece, square: shakmaty::Square) -> usize {
+/// The input index of `piece` on `square` from White's perspective in the first king bucket,
+/// unmirrored: what a sample stores; each perspective's index follows from it and the kings
+/// (`Sample::perspectives`).
+fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     Architecture::plain(16).feature(perspective, KingKey::default(), piece, square)
 }
 
-/// The shape `args` asks for: one king bucket, no mirroring, `--hidden` neurons,
-/// `--output-buckets` outputs; checked as a network file's header is.
+/// The piece and square of a stored input (`feature` from White's perspective).
+fn decode(white_feature: usize) -> (Piece, Square) {
+    let (side_role, square) = (white_feature / 64, white_feature % 64);
+    let color = if side_role < 6 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let piece = Piece {
+        color,
+        role: Role::ALL[side_role % 6],
+    };
+    (piece, Square::new(square as u32))
+}
+
+/// The king bucket of each king square (seen from that king's side, files a-d after
+/// mirroring) for `--king-buckets` 2 (the back rank, the rest) and 4 (the back rank's
+/// corner files a-b, its centre files c-d, the second rank, the rest), the layouts the
+/// field's first bucketed networks use; the squares of files e-h get their mirror's bucket.
+pub fn king_layout(buckets: usize) -> Option<[u8; 64]> {
+    let of = |rank: usize, file: usize| -> u8 {
+        match (buckets, rank, file) {
+            (1, _, _) => 0,
+            (2, 0, _) => 0,
+            (2, _, _) => 1,
+            (4, 0, 0 | 1) => 0,
+            (4, 0, _) => 1,
+            (4, 1, _) => 2,
+            (4, _, _) => 3,
+            _ => unreachable!(),
+        }
+    };
+    if ![1, 2, 4].contains(&buckets) {
+        return None;
+    }
+    let mut layout = [0u8; 64];
+    for (square, bucket) in layout.iter_mut().enumerate() {
+        let (rank, file) = (square / 8, square % 8);
+        *bucket = of(rank, file.min(7 - file));
+    }
+    Some(layout)
+}
+
+/// The shape `args` asks for: `--king-buckets` (mirrored when more than one), `--hidden`
+/// neurons, `--output-buckets` outputs; checked as a network file's header is.
 pub fn architecture(args: &TrainArgs) -> Result<Architecture, String> {
+    let bucket_of = king_layout(args.king_buckets).ok_or_else(|| {
+        format!(
+            "{} king buckets; the trainer makes 1, 2 or 4",
+            args.king_buckets
+        )
+    })?;
     let arch = Architecture {
+        king_buckets: args.king_buckets,
+        bucket_of,
+        mirrored: args.king_buckets > 1,
         output_buckets: args.output_buckets,
         ..Architecture::plain(args.hidden)
     };
@@ -89,10 +144,15 @@ pub struct TrainArgs {
     /// Output buckets by the number of pieces on the board (1 to 32; 8 is common).
     #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
+    /// King buckets: 1 (one set of input weights), or 2 or 4 by the king's square, the board
+    /// mirrored left to right for a king on files e-h (`king_layout`).
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
 }
 
-/// One training position: its active inputs from White's perspective (Black's are derived),
-/// the side to move, the target from the side to move.
+/// One training position: its active inputs from White's perspective in the first king
+/// bucket (each perspective's are derived), the side to move, the target from the side to
+/// move.
 #[derive(Clone)]
 struct Sample {
     features: [u16; 32],
@@ -101,14 +161,6 @@ struct Sample {
     pieces: u8,
     white_to_move: bool,
     target: f32,
-}
-
-/// The input index from Black's perspective, given White's.
-#[inline]
-fn flip(white_feature: usize) -> usize {
-    let (side_role, square) = (white_feature / 64, white_feature % 64);
-    let (side, role) = (side_role / 6, side_role % 6);
-    ((1 - side) * 6 + role) * 64 + (square ^ 56)
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -153,14 +205,25 @@ impl Sample {
         mirrored
     }
 
-    /// The active inputs of the side to move's and the other side's perspectives.
-    fn perspectives(&self) -> ([usize; 32], [usize; 32], usize) {
+    /// The active inputs of the side to move's and the other side's perspectives in the
+    /// shape `arch`: each side's inputs in its king's bucket, mirrored as its king says.
+    fn perspectives(&self, arch: &Architecture) -> ([usize; 32], [usize; 32], usize) {
         let n = usize::from(self.count);
+        let features = &self.features[..n];
+        let king = |color: Color| {
+            features
+                .iter()
+                .map(|&f| decode(usize::from(f)))
+                .find(|(piece, _)| piece.role == Role::King && piece.color == color)
+                .map_or_else(KingKey::default, |(_, square)| arch.king_key(color, square))
+        };
+        let (white_key, black_key) = (king(Color::White), king(Color::Black));
         let mut white = [0usize; 32];
         let mut black = [0usize; 32];
-        for i in 0..n {
-            white[i] = usize::from(self.features[i]);
-            black[i] = flip(white[i]);
+        for (i, &f) in features.iter().enumerate() {
+            let (piece, square) = decode(usize::from(f));
+            white[i] = arch.feature(Color::White, white_key, piece, square);
+            black[i] = arch.feature(Color::Black, black_key, piece, square);
         }
         if self.white_to_move {
             (white, black, n)
@@ -175,7 +238,7 @@ impl Sample {
 pub struct FloatNetwork {
     /// The shape.
     pub arch: Architecture,
-    /// Input weights, `INPUTS` rows of `arch.hidden`.
+    /// Input weights, `arch.inputs()` rows (`INPUTS` per king bucket) of `arch.hidden`.
     pub w1: Vec<f32>,
     /// Hidden biases.
     pub b1: Vec<f32>,
@@ -199,7 +262,7 @@ impl FloatNetwork {
             ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
         };
         let hidden = arch.hidden;
-        let w1 = (0..INPUTS * hidden).map(|_| uniform(0.1)).collect();
+        let w1 = (0..arch.inputs() * hidden).map(|_| uniform(0.1)).collect();
         let w2 = (0..arch.output_buckets * 2 * hidden)
             .map(|_| uniform(0.05))
             .collect();
@@ -216,7 +279,7 @@ impl FloatNetwork {
         let hidden = arch.hidden;
         Self {
             arch,
-            w1: vec![0.0; INPUTS * hidden],
+            w1: vec![0.0; arch.inputs() * hidden],
             b1: vec![0.0; hidden],
             w2: vec![0.0; arch.output_buckets * 2 * hidden],
             b2: vec![0.0; arch.output_buckets],
@@ -259,7 +322,7 @@ impl FloatNetwork {
     /// quantised network is held to.
     pub fn evaluate(&self, pos: &Position) -> f32 {
         let sample = Sample::new(pos, 0, 0.5, 1.0);
-        let (us, them, n) = sample.perspectives();
+        let (us, them, n) = sample.perspectives(&self.arch);
         self.forward(&us[..n], &them[..n], self.bucket(&sample)).0 * SCALE as f32
     }
 
@@ -267,7 +330,7 @@ impl FloatNetwork {
     fn backward(&self, sample: &Sample, grad: &mut FloatNetwork) -> f32 {
         let hidden = self.arch.hidden;
         let bucket = self.bucket(sample);
-        let (us, them, n) = sample.perspectives();
+        let (us, them, n) = sample.perspectives(&self.arch);
         let (out, acc_us, acc_them) = self.forward(&us[..n], &them[..n], bucket);
         let prediction = sigmoid(out);
         let error = prediction - sample.target;
@@ -392,7 +455,7 @@ fn mean_loss(network: &FloatNetwork, samples: &[Sample], threads: usize) -> f32 
                 scope.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let (us, them, n) = s.perspectives();
+                            let (us, them, n) = s.perspectives(&network.arch);
                             let bucket = network.bucket(s);
                             let out = network.forward(&us[..n], &them[..n], bucket).0;
                             let e = sigmoid(out) - s.target;
@@ -475,10 +538,11 @@ pub fn run(args: &TrainArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     eprintln!(
-        "train: {} training and {} held-out positions ({game} games) read in {:.0} s; {INPUTS}x{}x2 -> {} output buckets, lambda {}, batch {}, {} threads",
+        "train: {} training and {} held-out positions ({game} games) read in {:.0} s; {} king buckets x {INPUTS} -> {}x2 -> {} output buckets, lambda {}, batch {}, {} threads",
         train.len(),
         test.len(),
         started.elapsed().as_secs_f64(),
+        arch.king_buckets,
         arch.hidden,
         arch.output_buckets,
         args.lambda,
