@@ -27,11 +27,11 @@ pub const LINES: usize = 4;
 /// The calibration points: (Elo, nodes per move), ascending, from `MIN_ELO` to `MAX_ELO`;
 /// measured against Stockfish 15.1 `UCI_Elo` at 10+0.1 (docs/levels.md).
 const NODES: [(u32, u64); 5] = [
-    (MIN_ELO, 1_600),
-    (1400, 2_000),
-    (1700, 8_000),
-    (2000, 120_000),
-    (MAX_ELO, 250_000),
+    (MIN_ELO, 560),
+    (1400, 800),
+    (1700, 5_000),
+    (2000, 64_000),
+    (MAX_ELO, 156_000),
 ];
 
 /// The evaluation the levels were calibrated with, used whatever `Evaluation` says.
