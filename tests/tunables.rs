@@ -1,38 +1,14 @@
-//! The search's numbers as a tuner sees them: `brudno tunables` prints every one of
-//! `search/params.rs` in OpenBench's SPSA format, and a `--features tune` build takes each as
-//! a UCI option that changes what the engine does (`cargo test --release --features tune
-//! --test tunables`, which `.ci/run` runs).
-
-mod common;
-
-use common::run_brudno;
-
-/// `brudno tunables`: one line per tunable, `name, int, value, min, max, c_end, r_end`, the
-/// value within its range, every name once, and the same table the library declares.
-#[test]
-fn tunables_print_the_openbench_spsa_input() {
-    let (status, out, _) = run_brudno(&["tunables"]);
-    assert!(status.success());
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), brudno::search::params::TUNABLES.len());
-    let mut names = std::collections::BTreeSet::new();
-    for (line, tunable) in lines.iter().zip(brudno::search::params::TUNABLES) {
-        let fields: Vec<&str> = line.split(", ").collect();
-        assert_eq!(fields.len(), 7, "{line}");
-        assert_eq!(fields[0], tunable.name);
-        assert_eq!(fields[1], "int");
-        let number = |i: usize| fields[i].parse::<f64>().unwrap();
-        assert!(number(3) <= number(2) && number(2) <= number(4), "{line}");
-        assert!(number(5) > 0.0 && number(6) > 0.0, "{line}");
-        assert!(names.insert(fields[0]), "{} twice", fields[0]);
-    }
-    assert!(names.contains("lmr_base") && names.contains("tm_hard_factor"));
-}
+//! The tuning build: built with `--features tune`, each of the search's numbers
+//! (`search/params.rs`) is a UCI option that changes what the engine does
+//! (`cargo test --release --features tune --test tunables`, which `.ci/run` runs).
+//!
+//! Cargo.toml gives this target `required-features = ["tune"]`, so the plain
+//! `cargo test --release` does not link one more test binary with the engine under fat LTO.
+//! What `brudno tunables` prints is tested in the suite (`tests/suite/tunables.rs`).
 
 /// A tuning build: every tunable is a UCI spin option, and setting it to either end of its
 /// range changes what the engine does: the nodes of fixed-depth searches, or for the time
 /// numbers the deadlines and the time scaling.
-#[cfg(feature = "tune")]
 mod tuning_build {
     use std::time::Duration;
 

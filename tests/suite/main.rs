@@ -2,8 +2,8 @@
 //! (`tests/suite/<name>.rs`), run by name with `cargo test --release --test suite <name>::`.
 //! One binary rather than one per file, because each test binary of a release build is linked
 //! with the whole engine under fat LTO (about 40 s each on a 2-core machine). The fuzz replay
-//! (`tests/fuzz_corpus.rs`, which changes the process's network while it runs) and the tuning
-//! build's test (`tests/tunables.rs`, built with `--features tune`) stay binaries of their own.
+//! (`tests/fuzz_corpus.rs`, which changes the process's network while it runs) stays a binary of
+//! its own; the tuning build's test (`tests/tunables.rs`) is built only with `--features tune`.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -33,4 +33,5 @@ mod syzygy;
 mod trace;
 mod trace_engine;
 mod trace_page;
+mod tunables;
 mod uci;
