@@ -164,13 +164,18 @@ def play_game(engines, values, fen, nodes, game_id):
     return 0.5
 
 
+def start_engines(args):
+    """Two fresh processes of the tuning build, one thread and `--hash` MiB each."""
+    engines = [chess.engine.SimpleEngine.popen_uci(args.engine) for _ in range(2)]
+    for engine in engines:
+        engine.configure({"Hash": args.hash, "Threads": 1})
+    return engines
+
+
 def worker(tuner, args, openings, seed):
     rng = random.Random(seed)
-    engines = [chess.engine.SimpleEngine.popen_uci(args.engine) for _ in range(2)]
-    common = {"Hash": args.hash, "Threads": 1}
+    engines = start_engines(args)
     try:
-        for engine in engines:
-            engine.configure(common)
         while True:
             plan = tuner.assign(rng)
             if plan is None:
@@ -189,9 +194,7 @@ def worker(tuner, args, openings, seed):
                 print(f"pair skipped: {e}", file=sys.stderr)
                 for engine in engines:
                     engine.quit()
-                engines = [chess.engine.SimpleEngine.popen_uci(args.engine) for _ in range(2)]
-                for engine in engines:
-                    engine.configure(common)
+                engines = start_engines(args)
                 continue
             for score in (first, 1.0 - second):
                 if score == 1.0:
