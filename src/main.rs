@@ -38,9 +38,12 @@ enum Tool {
         #[arg(long, value_enum)]
         eval: Option<brudno::eval::Evaluation>,
     },
-    /// Play Brudno against itself and write quiet positions with scores and results
-    /// (training data, packed 32 bytes a position).
+    /// Play Brudno against itself and write its games, every move with its score and the
+    /// result (training data in viriformat).
     Datagen(tools::datagen::DatagenArgs),
+    /// The data kept in the repository (`data/`): add a datagen run to it, or check every
+    /// file against its manifest.
+    Data(tools::datastore::DataArgs),
     /// Print training data written by datagen as text, a summary of it, or write it as
     /// plain marlinformat.
     Datadump(tools::datadump::DatadumpArgs),
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Tool::Datagen(args)) => tools::datagen::run(&args),
+        Some(Tool::Data(args)) => tools::datastore::run(&args, &mut print_line),
         Some(Tool::Datadump(args)) => tools::datadump::dump(&args, &mut print_line),
         Some(Tool::PgnData(args)) => tools::pgndata::run(&args),
         Some(Tool::Train(args)) => tools::train::run(&args),

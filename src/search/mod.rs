@@ -63,6 +63,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Search at most this many nodes.
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (datagen's soft limit; `nodes`
+    /// stays the hard one).
+    pub soft_nodes: Option<u64>,
     /// Think exactly this long (minus Move Overhead).
     pub movetime: Option<Duration>,
     /// The side to move's remaining clock.
@@ -611,6 +614,13 @@ impl Search<'_> {
         }
         if self.control.is_pondering() || self.limits.infinite {
             return false;
+        }
+        if self
+            .limits
+            .soft_nodes
+            .is_some_and(|soft| worker.stats.nodes >= soft)
+        {
+            return true;
         }
         if self.limits.is_timed() {
             if worker.root_moves.len() == 1 {

@@ -1,6 +1,8 @@
-//! `brudno datadump`: a datagen file as text (`<FEN> | <score> | <result>` lines), as a
-//! summary of its counts, or converted to plain marlinformat records (`--marlin OUT`) for the
-//! field's trainers and tools.
+//! `brudno datadump`: training data as text (`<FEN> | <score> | <result>` lines, one per
+//! training position), as a summary of its counts, or converted to plain marlinformat records
+//! (`--marlin OUT`) for the field's trainers and tools. It reads what `dataset.rs` reads:
+//! viriformat games (`*.vf`, `*.vf.zst`), whose training positions are the quiet ones
+//! (`viriformat::Game::training_records`), and marlinformat records.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -8,41 +10,43 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::tools::packed;
+use crate::tools::{dataset, packed};
 
 /// Arguments of `brudno datadump`.
 #[derive(Args, Debug, Clone)]
 pub struct DatadumpArgs {
-    /// A file written by `brudno datagen` (either record format).
+    /// A file written by `brudno datagen` or kept in `data/` (viriformat or marlinformat,
+    /// compressed or not).
     pub file: PathBuf,
     /// Print at most this many positions.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Only the counts: positions, games, results, bad records.
+    /// Only the counts: games, recorded moves, training positions, results, bad records.
     #[arg(long)]
     pub summary: bool,
-    /// Write every good record to OUT as plain marlinformat (castling rights as type-6 rooks,
-    /// the spare byte zero) instead of printing.
+    /// Write every training position to OUT as plain marlinformat (castling rights as type-6
+    /// rooks, the spare byte zero) instead of printing.
     #[arg(long, value_name = "OUT")]
     pub marlin: Option<PathBuf>,
 }
 
 /// Runs `brudno datadump`.
 pub fn dump(args: &DatadumpArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
-    let data = match std::fs::read(&args.file) {
-        Ok(data) => data,
-        Err(error) => {
-            eprintln!("datadump: cannot read {}: {error}", args.file.display());
+    let mut bad = 0;
+    let loaded = dataset::load(&args.file, &mut |index, why| {
+        bad += 1;
+        eprintln!("{}: {index}: {why}", args.file.display());
+    });
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        Err(why) => {
+            eprintln!("datadump: {why}");
             return ExitCode::from(2);
         }
     };
-    let mut bad = 0;
-    let records = packed::decode_all(&data, &mut |index, why| {
-        bad += 1;
-        eprintln!("{}: record {}: {why}", args.file.display(), index + 1);
-    });
+    let records = &loaded.records;
     if let Some(path) = &args.marlin {
-        if let Err(error) = write_marlin(path, &records) {
+        if let Err(error) = write_marlin(path, records) {
             eprintln!("datadump: cannot write {}: {error}", path.display());
             return ExitCode::from(2);
         }
@@ -52,13 +56,14 @@ pub fn dump(args: &DatadumpArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
             path.display()
         ));
     } else if args.summary {
-        let games = records.iter().filter(|r| r.game_start).count();
         let mut results = [0usize; 3];
-        for record in &records {
+        for record in records {
             results[usize::from(record.result)] += 1;
         }
         out(&format!(
-            "{} positions, {games} games, results for White (positions): {} won, {} drawn, {} lost; {bad} bad records",
+            "{} games, {} recorded moves, {} training positions, results for White (positions): {} won, {} drawn, {} lost; {bad} bad records",
+            loaded.games,
+            loaded.moves,
             records.len(),
             results[2],
             results[1],

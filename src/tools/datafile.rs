@@ -3,12 +3,13 @@
 //! records how the data was made, so that anyone can make it again bit for bit.
 //!
 //! After every game is written and flushed, `<output>.progress` is replaced (written aside,
-//! then renamed) with the run's settings, the next game's number and the records written so
-//! far. A run stopped at any moment leaves the data file with at most one game more than the
-//! progress file counts, possibly cut inside a record; `--append` cuts the file back to the
-//! records the progress file counts and plays on from the next game, so the file ends the
-//! same as an uninterrupted run's. When the run ends, `<output>.json` records the seed, the
-//! settings, the commit of the binary, the network, the counts and a checksum of the data.
+//! then renamed) with the run's settings, the next game's number and the moves and bytes
+//! written so far. A run stopped at any moment leaves the data file with at most one game
+//! more than the progress file counts, possibly cut inside it; `--append` cuts the file back
+//! to the bytes the progress file counts and plays on from the next game, so the file ends
+//! the same as an uninterrupted run's, and `brudno data add` takes only those bytes. When the
+//! run ends, `<output>.json` records the seed, the settings, the commit of the binary, the
+//! network, the counts and a checksum of the data.
 
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -16,7 +17,6 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::eval::nnue::network::fnv1a;
-use crate::tools::packed::RECORD_BYTES;
 
 /// The commit of this binary (`build.rs`).
 pub const COMMIT: &str = env!("BRUDNO_COMMIT");
@@ -26,12 +26,14 @@ pub const COMMIT: &str = env!("BRUDNO_COMMIT");
 pub struct Settings {
     /// The seed.
     pub seed: u64,
-    /// Nodes per move (when no depth).
+    /// Soft node limit per move (when no depth).
     pub nodes: u64,
+    /// Hard node limit per move.
+    pub hard_nodes: u64,
     /// A fixed depth per move, or 0.
     pub depth: u32,
-    /// Random plies before the engine plays.
-    pub random_plies: usize,
+    /// The fewest and the most random plies before the engine plays.
+    pub random_plies: (usize, usize),
     /// A checksum of the openings file's bytes, 0 for the start position.
     pub openings: u64,
     /// The evaluation's name.
@@ -43,11 +45,14 @@ pub struct Settings {
 impl Settings {
     fn line(&self) -> String {
         format!(
-            "seed {} nodes {} depth {} random-plies {} openings {:016x} eval {} network {:016x}",
+            "seed {} commit {} nodes {} hard-nodes {} depth {} random-plies {}-{} openings {:016x} eval {} network {:016x}",
             self.seed,
+            COMMIT,
             self.nodes,
+            self.hard_nodes,
             self.depth,
-            self.random_plies,
+            self.random_plies.0,
+            self.random_plies.1,
             self.openings,
             self.eval,
             self.network
@@ -55,23 +60,16 @@ impl Settings {
     }
 }
 
-/// Where a run stands: the next game to play and the records written.
+/// Where a run stands: the next game to play, and the moves and bytes of the games written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// The number of the next game.
+    /// The number of the next game (the games written, as they are written whole and in
+    /// order).
     pub next_game: u64,
-    /// The records of that game already written (a run that reached its target in the middle
-    /// of a game wrote only its first records).
-    pub skip: u64,
-    /// Records written.
-    pub records: u64,
-}
-
-impl Progress {
-    /// Games written, the one cut at the target included.
-    pub fn games(&self) -> u64 {
-        self.next_game + u64::from(self.skip > 0)
-    }
+    /// Recorded moves written.
+    pub moves: u64,
+    /// Bytes written: the file's length at the end of its last whole game.
+    pub bytes: u64,
 }
 
 /// `<output>.progress`.
@@ -99,11 +97,11 @@ pub fn save_progress(
     let path = progress_path(output);
     let aside = with_suffix(&path, ".tmp");
     let text = format!(
-        "{}\nnext-game {} skip {} records {}\n",
+        "{}\nnext-game {} moves {} bytes {}\n",
         settings.line(),
         progress.next_game,
-        progress.skip,
-        progress.records
+        progress.moves,
+        progress.bytes
     );
     fs::write(&aside, text)?;
     fs::rename(&aside, &path)
@@ -127,12 +125,12 @@ pub fn load_progress(output: &Path, settings: &Settings) -> Result<Option<Progre
     }
     let fields: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
     match fields.as_slice() {
-        ["next-game", game, "skip", skip, "records", records] => {
-            match (game.parse(), skip.parse(), records.parse()) {
-                (Ok(next_game), Ok(skip), Ok(records)) => Ok(Some(Progress {
+        ["next-game", game, "moves", moves, "bytes", bytes] => {
+            match (game.parse(), moves.parse(), bytes.parse()) {
+                (Ok(next_game), Ok(moves), Ok(bytes)) => Ok(Some(Progress {
                     next_game,
-                    skip,
-                    records,
+                    moves,
+                    bytes,
                 })),
                 _ => Err(format!("{}: unreadable counts", path.display())),
             }
@@ -141,34 +139,27 @@ pub fn load_progress(output: &Path, settings: &Settings) -> Result<Option<Progre
     }
 }
 
-/// Cuts `output` back to `records` whole records (what the progress file counts, or the
-/// whole records it holds when there is no progress file). Returns the bytes cut; an error
-/// when the file holds fewer records than `records`.
-pub fn cut_back(output: &Path, records: Option<u64>) -> Result<u64, String> {
+/// Cuts `output` back to its first `bytes` bytes (the whole games its progress file counts).
+/// Returns the bytes cut; an error when the file is shorter than that.
+pub fn cut_back(output: &Path, bytes: u64) -> Result<u64, String> {
     let length = fs::metadata(output)
         .map(|m| m.len())
         .map_err(|e| format!("cannot read {}: {e}", output.display()))?;
-    let whole = length / RECORD_BYTES as u64;
-    let keep = match records {
-        Some(records) if records > whole => {
-            return Err(format!(
-                "{} holds {whole} records, fewer than the {records} its progress file counts",
-                output.display()
-            ));
-        }
-        Some(records) => records,
-        None => whole,
-    };
-    let keep_bytes = keep * RECORD_BYTES as u64;
-    if keep_bytes < length {
+    if length < bytes {
+        return Err(format!(
+            "{} holds {length} bytes, fewer than the {bytes} its progress file counts",
+            output.display()
+        ));
+    }
+    if bytes < length {
         let file = OpenOptions::new()
             .write(true)
             .open(output)
             .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-        file.set_len(keep_bytes)
+        file.set_len(bytes)
             .map_err(|e| format!("cannot cut {}: {e}", output.display()))?;
     }
-    Ok(length - keep_bytes)
+    Ok(length - bytes)
 }
 
 /// Writes `<output>.json`: how the data was made and a checksum of it (FNV-1a, 64 bits, of
@@ -187,14 +178,16 @@ pub fn write_manifest(
     };
     let manifest = json!({
         "file": name(output),
-        "format": "marlinformat (32-byte records; spare byte bit 7 marks a game's first position)",
-        "records": data.len() / RECORD_BYTES,
-        "games": progress.games(),
+        "format": "viriformat",
+        "moves": progress.moves,
+        "games": progress.next_game,
+        "bytes": progress.bytes,
         "checksum_fnv1a64": format!("{:016x}", fnv1a(&data)),
         "seed": settings.seed,
         "nodes": settings.nodes,
+        "hard_nodes": settings.hard_nodes,
         "depth": settings.depth,
-        "random_plies": settings.random_plies,
+        "random_plies": [settings.random_plies.0, settings.random_plies.1],
         "openings": openings_file.map(name),
         "openings_fnv1a64": format!("{:016x}", settings.openings),
         "eval": settings.eval,
@@ -215,8 +208,9 @@ mod tests {
         Settings {
             seed: 9,
             nodes: 5000,
+            hard_nodes: 100_000,
             depth: 0,
-            random_plies: 4,
+            random_plies: (8, 9),
             openings: 0xabc,
             eval: "nnue".to_string(),
             network: 0x123,
@@ -231,8 +225,8 @@ mod tests {
         assert_eq!(load_progress(&output, &settings()), Ok(None));
         let progress = Progress {
             next_game: 12,
-            skip: 3,
-            records: 345,
+            moves: 345,
+            bytes: 2000,
         };
         save_progress(&output, &settings(), progress).unwrap();
         assert_eq!(load_progress(&output, &settings()), Ok(Some(progress)));
@@ -246,26 +240,15 @@ mod tests {
     }
 
     #[test]
-    fn a_file_is_cut_back_to_whole_records() {
+    fn a_file_is_cut_back_to_its_whole_games() {
         let dir = std::env::temp_dir().join(format!("brudno-cut-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
-        let output = dir.join("a.bin");
-        fs::write(&output, vec![7u8; 3 * RECORD_BYTES + 5]).unwrap();
-        assert_eq!(cut_back(&output, None), Ok(5));
-        assert_eq!(
-            fs::metadata(&output).unwrap().len(),
-            3 * RECORD_BYTES as u64
-        );
-        assert_eq!(cut_back(&output, Some(2)), Ok(RECORD_BYTES as u64));
-        assert_eq!(
-            fs::metadata(&output).unwrap().len(),
-            2 * RECORD_BYTES as u64
-        );
-        assert!(
-            cut_back(&output, Some(5))
-                .unwrap_err()
-                .contains("fewer than")
-        );
+        let output = dir.join("a.vf");
+        fs::write(&output, vec![7u8; 105]).unwrap();
+        assert_eq!(cut_back(&output, 100), Ok(5));
+        assert_eq!(fs::metadata(&output).unwrap().len(), 100);
+        assert_eq!(cut_back(&output, 100), Ok(0));
+        assert!(cut_back(&output, 101).unwrap_err().contains("fewer than"));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,21 +1,21 @@
 //! `brudno datagen`: self-play games that produce training data for the evaluation (the
-//! tuner, `brudno tune`, and the network trainer, `brudno train`); `brudno datadump` reads
-//! it back (`datadump.rs`).
+//! network trainer, `brudno train`, and the tuner, `brudno tune`); `brudno datadump` reads
+//! it back (`datadump.rs`) and `brudno data add` puts a finished run into `data/`
+//! (`dataset.rs`).
 //!
 //! Each game starts from the start position (or a position of an EPD file) plus a number of
-//! uniformly random legal plies, all drawn from a generator seeded by the run's seed and
-//! the game's number, so that a seed names the same games on every machine and with any
-//! number of threads: games are written in their numbered order whatever thread played
-//! them. An opening whose quick search scores beyond `OPENING_LIMIT` for either side is
-//! drawn again. Moves come from the engine's own search (`search::Search`, one thread, a
-//! table cleared at each game, the evaluation of `--eval`: by default the engine's) at a
-//! fixed node count or depth. A game ends by the rules or by adjudication, without
-//! tablebases: a win when the score stays beyond `WIN_SCORE` for the side ahead for
-//! `WIN_PLIES` plies, a draw when it stays within `DRAW_SCORE` for `DRAW_PLIES` plies after
-//! `DRAW_AFTER` plies, or at `MAX_PLIES`. Every position where the side to move is not in
-//! check, the chosen move is neither a capture nor a promotion and the score is not a mate
-//! is kept, with the score (White's view) and the result, in the packed format of
-//! `packed.rs`.
+//! uniformly random legal plies (between `--random-plies` and `--random-plies-max`), all drawn
+//! from a generator seeded by the run's seed and the game's number, so that a seed names the
+//! same games on every machine and with any number of threads: games are written in their
+//! numbered order whatever thread played them. An opening whose quick search scores beyond
+//! `OPENING_LIMIT` for either side is drawn again. Moves come from the engine's own search
+//! (`search::Search`, one thread, a table cleared at each game, the evaluation of `--eval`: by
+//! default the engine's) with a soft node limit (no new iteration past it) under a hard cap,
+//! or a fixed depth. A game ends by the rules or by adjudication, without tablebases: a win
+//! when the score stays beyond `WIN_SCORE` for the side ahead for `WIN_PLIES` plies, a draw
+//! when it stays within `DRAW_SCORE` for `DRAW_PLIES` plies after `DRAW_AFTER` plies, or at
+//! `MAX_PLIES`. Every move the engine played is recorded with its score (White's view) in
+//! viriformat (`viriformat.rs`); which positions to learn from is the trainer's choice.
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -33,13 +33,11 @@ use crate::eval::Evaluation;
 use crate::eval::nnue::network::fnv1a;
 use crate::position::Position;
 use crate::rng::splitmix64;
-use crate::search::ordering::is_tactical;
-use crate::search::score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
 use crate::tools::datafile::{self, Progress, Settings};
 use crate::tools::epd;
-use crate::tools::packed::{self, RECORD_BYTES};
+use crate::tools::viriformat;
 
 /// A score (centipawns, side ahead) that counts as a win when it lasts.
 pub const WIN_SCORE: i32 = 1000;
@@ -63,21 +61,29 @@ const HASH_MIB: usize = 8;
 /// Arguments of `brudno datagen`.
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
-    /// Where to write the packed positions (appended to when it exists and --append is given).
+    /// Where to write the games, in viriformat (continued when it exists and --append is
+    /// given). A scratch file outside the repository: `brudno data add` puts it into `data/`.
     #[arg(long)]
     pub output: PathBuf,
-    /// Stop once this many positions are written.
-    #[arg(long, default_value_t = 100_000)]
-    pub positions: u64,
-    /// Nodes per move.
+    /// Stop after the game that brings the recorded moves (positions) to this many.
+    #[arg(long, visible_alias = "positions", default_value_t = 100_000)]
+    pub moves: u64,
+    /// Soft node limit per move: no new iteration once this many nodes are searched.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Hard node limit per move: the search stops here even inside an iteration.
+    #[arg(long, default_value_t = 100_000)]
+    pub hard_nodes: u64,
     /// A fixed depth per move instead of nodes.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Random plies before the engine plays.
+    /// Random plies before the engine plays (the least).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
+    /// The most random plies; each game draws its number between the two (default: one more
+    /// than --random-plies).
+    #[arg(long)]
+    pub random_plies_max: Option<usize>,
     /// EPD file of start positions (default: the start position).
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -87,7 +93,8 @@ pub struct DatagenArgs {
     /// The seed: the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Add to an existing file instead of refusing to overwrite it.
+    /// Continue an existing file (cut back to its last whole game) instead of refusing to
+    /// overwrite it.
     #[arg(long)]
     pub append: bool,
     /// The evaluation both sides play with (the engine's default: NNUE, the embedded network
@@ -102,9 +109,10 @@ pub struct DatagenArgs {
     pub quiet: bool,
 }
 
-/// One finished game: its kept records, packed.
+/// One finished game: its viriformat bytes and its recorded moves.
 struct Game {
-    records: Vec<[u8; RECORD_BYTES]>,
+    bytes: Vec<u8>,
+    moves: u64,
 }
 
 /// The generator of game `game` of a run seeded `seed`.
@@ -115,8 +123,10 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
 /// How the engine is asked to move.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveLimit {
-    /// Nodes per move.
+    /// Soft node limit per move (no new iteration past it).
     pub nodes: u64,
+    /// Hard node limit per move.
+    pub hard_nodes: u64,
     /// Or a fixed depth.
     pub depth: Option<u32>,
     /// The evaluation its search uses.
@@ -128,22 +138,32 @@ impl MoveLimit {
         match self.depth {
             Some(depth) => Limits::depth(depth),
             None => Limits {
-                nodes: Some(self.nodes),
+                soft_nodes: Some(self.nodes),
+                nodes: Some(self.hard_nodes.max(self.nodes)),
                 ..Limits::default()
             },
         }
     }
 }
 
-/// Plays game number `game` and returns its kept positions, packed. Deterministic: the
-/// same arguments give the same game.
+/// The random plies of an opening: between `least` and `most`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomPlies {
+    /// The fewest.
+    pub least: usize,
+    /// The most.
+    pub most: usize,
+}
+
+/// Plays game number `game` and returns it. Deterministic: the same arguments give the same
+/// game.
 pub fn play_game(
     openings: &[Position],
-    random_plies: usize,
+    random_plies: RandomPlies,
     limit: MoveLimit,
     seed: u64,
     game: u64,
-) -> Vec<[u8; RECORD_BYTES]> {
+) -> viriformat::Game {
     let tt = TranspositionTable::new(HASH_MIB);
     let config = SearchConfig {
         threads: 1,
@@ -175,7 +195,8 @@ pub fn play_game(
     tt.clear(1);
 
     let limits = limit.limits();
-    let mut kept: Vec<(Position, i16)> = Vec::new();
+    let start = pos.clone();
+    let mut moves: Vec<(shakmaty::Move, i16)> = Vec::new();
     let mut win_run = 0usize;
     let mut draw_run = 0usize;
     let mut last_sign = 0;
@@ -194,9 +215,7 @@ pub fn play_game(
         } else {
             -found.score
         };
-        if !pos.is_check() && !is_tactical(mv) && !score::is_mate(found.score) {
-            kept.push((pos.clone(), white_score.clamp(-32000, 32000) as i16));
-        }
+        moves.push((mv, white_score.clamp(-32000, 32000) as i16));
         // Adjudication.
         let sign = if white_score >= WIN_SCORE {
             1
@@ -227,19 +246,20 @@ pub fn play_game(
         history.push(pos.key());
         pos.play_in_place(mv);
     }
-    kept.iter()
-        .enumerate()
-        .map(|(i, (pos, score))| packed::encode(pos, *score, result, i == 0))
-        .collect()
+    viriformat::Game {
+        start,
+        result,
+        moves,
+    }
 }
 
 /// The opening of a game whose generator starts at `state`: a start position of
-/// `openings` and `random_plies` uniformly random legal plies, drawn again while the game is
+/// `openings` and between `random_plies.least` and `.most` uniformly random legal plies, drawn again while the game is
 /// over or `vet` (a quick search's score) is beyond `OPENING_LIMIT` for either side. Returns
 /// the position and the keys of the positions before it. Deterministic in `state`.
 pub fn draw_opening(
     openings: &[Position],
-    random_plies: usize,
+    random_plies: RandomPlies,
     mut state: u64,
     mut vet: impl FnMut(&Position, &[u64]) -> i32,
 ) -> (Position, Vec<u64>) {
@@ -247,10 +267,17 @@ pub fn draw_opening(
         state = splitmix64(state);
         state
     };
+    let spread = random_plies.most.saturating_sub(random_plies.least) as u64 + 1;
     loop {
         let mut pos = openings[(next() % openings.len() as u64) as usize].clone();
         let mut history = Vec::new();
-        for _ in 0..random_plies {
+        // (A fixed count draws nothing: genfens's openings stay those of its seed.)
+        let plies = if spread > 1 {
+            random_plies.least + (next() % spread) as usize
+        } else {
+            random_plies.least
+        };
+        for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -320,11 +347,25 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             }
         }
     }
+    let random_plies = RandomPlies {
+        least: args.random_plies,
+        most: args
+            .random_plies_max
+            .unwrap_or(args.random_plies + 1)
+            .max(args.random_plies),
+    };
+    let limit = MoveLimit {
+        nodes: args.nodes.max(1),
+        hard_nodes: args.hard_nodes.max(args.nodes.max(1)),
+        depth: args.depth,
+        eval: args.eval,
+    };
     let settings = Settings {
         seed: args.seed,
-        nodes: args.nodes.max(1),
+        nodes: limit.nodes,
+        hard_nodes: limit.hard_nodes,
         depth: args.depth.unwrap_or(0),
-        random_plies: args.random_plies,
+        random_plies: (random_plies.least, random_plies.most),
         openings: args
             .openings
             .as_ref()
@@ -342,17 +383,25 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             );
             return ExitCode::from(2);
         }
-        // A run stopped part-way continues from its progress file; a file without one (data
-        // of another seed, say) is added to from game 0. Either way a record cut in two is
-        // cut away.
+        // A run stopped part-way continues from its progress file: the data is cut back to
+        // the whole games it counts (a game cut in two is cut away) and play goes on at the
+        // next game, so the file ends as an uninterrupted run's would.
         let progress = match datafile::load_progress(&args.output, &settings) {
-            Ok(progress) => progress,
+            Ok(Some(progress)) => progress,
+            Ok(None) => {
+                eprintln!(
+                    "datagen: {} has no progress file ({}), so it cannot be continued; choose another --output",
+                    args.output.display(),
+                    datafile::progress_path(&args.output).display()
+                );
+                return ExitCode::from(2);
+            }
             Err(why) => {
                 eprintln!("datagen: {why}");
                 return ExitCode::from(2);
             }
         };
-        match datafile::cut_back(&args.output, progress.map(|p| p.records)) {
+        match datafile::cut_back(&args.output, progress.bytes) {
             Ok(0) => {}
             Ok(cut) => eprintln!(
                 "datagen: {} ended {cut} bytes past its last whole game; cut back",
@@ -363,15 +412,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-        if let Some(progress) = progress {
-            eprintln!(
-                "datagen: continuing {} at game {} with {} positions written",
-                args.output.display(),
-                progress.next_game,
-                progress.records
-            );
-            start = progress;
-        }
+        eprintln!(
+            "datagen: continuing {} at game {} with {} moves written",
+            args.output.display(),
+            progress.next_game,
+            progress.moves
+        );
+        start = progress;
     }
     // The output's folder is made when missing (`data/` on a fresh checkout).
     if let Some(parent) = args.output.parent()
@@ -392,24 +439,19 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let limit = MoveLimit {
-        nodes: args.nodes.max(1),
-        depth: args.depth,
-        eval: args.eval,
-    };
     let started = Instant::now();
-    let report = Generation::new(args.positions, args.quiet);
+    let report = Generation::new(args.moves, args.quiet);
     let checkpoint =
         |progress: Progress| datafile::save_progress(&args.output, &settings, progress);
     let outcome = generate(
         &openings,
-        args.random_plies,
+        random_plies,
         limit,
         args.seed,
         args.threads.max(1),
         Run {
             start,
-            target: args.positions,
+            target: args.moves,
         },
         BufWriter::new(file),
         &report,
@@ -422,15 +464,16 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     });
     match outcome {
         Ok(progress) => {
-            let games = progress.games() - start.games();
-            let positions = progress.records - start.records;
+            let games = progress.next_game - start.next_game;
+            let moves = progress.moves - start.moves;
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
-                "datagen: {positions} positions from {games} games in {seconds:.0} s ({:.0} positions/s, {} threads) written to {} ({} in all; manifest {})",
-                positions as f64 / seconds.max(1e-9),
+                "datagen: {moves} moves from {games} games in {seconds:.0} s ({:.0} moves/hour, {} threads) written to {} ({} moves in {} games in all; manifest {})",
+                moves as f64 * 3600.0 / seconds.max(1e-9),
                 args.threads.max(1),
                 args.output.display(),
-                progress.records,
+                progress.moves,
+                progress.next_game,
                 datafile::manifest_path(&args.output).display()
             );
             ExitCode::SUCCESS
@@ -454,16 +497,15 @@ impl Generation {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
         bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions  {per_sec}  {msg}  eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} moves  {per_sec}  {msg}  eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         Self { bar }
     }
 }
 
-/// Where a run starts and the positions it stops at (in all, those written before included).
+/// Where a run starts and the recorded moves it stops at (in all, those written before
+/// included): the game that reaches them is the last.
 #[derive(Clone, Copy, Debug)]
 struct Run {
     start: Progress,
@@ -471,12 +513,12 @@ struct Run {
 }
 
 /// Plays games on `threads` threads from game `run.start.next_game` until the file holds
-/// `run.target` positions, writing each game whole and in its numbered order, flushing it and
-/// then calling `checkpoint` with the progress. Returns the progress at the end.
+/// `run.target` recorded moves, writing each game whole and in its numbered order, flushing it
+/// and then calling `checkpoint` with the progress. Returns the progress at the end.
 #[allow(clippy::too_many_arguments)]
 fn generate<W: Write + Send>(
     openings: &[Position],
-    random_plies: usize,
+    random_plies: RandomPlies,
     limit: MoveLimit,
     seed: u64,
     threads: usize,
@@ -489,7 +531,7 @@ fn generate<W: Write + Send>(
         writer: W,
         /// Finished games waiting for the games before them.
         pending: BTreeMap<u64, Game>,
-        /// Written so far: the next game to write and the records.
+        /// Written so far.
         progress: Progress,
         error: Option<std::io::Error>,
     }
@@ -501,48 +543,44 @@ fn generate<W: Write + Send>(
         error: None,
     });
     let next_game = AtomicU64::new(run.start.next_game);
-    let done = AtomicBool::new(run.start.records >= target);
-    report.bar.set_position(run.start.records);
+    let done = AtomicBool::new(run.start.moves >= target);
+    report.bar.set_position(run.start.moves);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 while !done.load(Ordering::Relaxed) {
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let records = play_game(openings, random_plies, limit, seed, game);
+                    let played = play_game(openings, random_plies, limit, seed, game);
                     let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
-                    s.pending.insert(game, Game { records });
+                    let finished = Game {
+                        moves: played.moves.len() as u64,
+                        bytes: played.to_bytes(),
+                    };
+                    s.pending.insert(game, finished);
                     loop {
-                        if s.progress.records >= target || s.error.is_some() {
+                        if s.progress.moves >= target || s.error.is_some() {
                             break;
                         }
                         let next = s.progress.next_game;
                         let Some(game) = s.pending.remove(&next) else {
                             break;
                         };
-                        // A game the last run cut at its target goes on where it was cut.
-                        let from = (s.progress.skip as usize).min(game.records.len());
-                        let left = game.records.len() - from;
-                        let take = left.min((target - s.progress.records) as usize);
-                        let written = game.records[from..from + take]
-                            .iter()
-                            .try_for_each(|record| s.writer.write_all(record))
+                        let written = s
+                            .writer
+                            .write_all(&game.bytes)
                             .and_then(|()| s.writer.flush());
-                        s.progress.records += take as u64;
-                        if take < left {
-                            s.progress.skip = (from + take) as u64;
-                        } else {
-                            s.progress.next_game += 1;
-                            s.progress.skip = 0;
-                        }
+                        s.progress.next_game += 1;
+                        s.progress.moves += game.moves;
+                        s.progress.bytes += game.bytes.len() as u64;
                         let saved = written.and_then(|()| checkpoint(s.progress));
                         if let Err(error) = saved {
                             s.error = Some(error);
                         }
-                        report.bar.set_position(s.progress.records);
+                        report.bar.set_position(s.progress.moves);
                         let games = s.progress.next_game;
                         report.bar.set_message(format!("{games} games"));
                     }
-                    if s.progress.records >= target || s.error.is_some() {
+                    if s.progress.moves >= target || s.error.is_some() {
                         done.store(true, Ordering::Relaxed);
                     }
                 }
@@ -573,49 +611,114 @@ mod tests {
     }
 
     #[test]
-    fn games_are_deterministic_and_keep_quiet_positions() {
+    fn games_are_deterministic_and_record_every_move() {
         let limit = MoveLimit {
             nodes: 300,
+            hard_nodes: 3000,
             depth: None,
             eval: Evaluation::Positional,
         };
         let openings = [Position::default()];
-        let game = play_game(&openings, 6, limit, 7, 3);
-        assert!(!game.is_empty());
-        assert_eq!(game, play_game(&openings, 6, limit, 7, 3));
-        assert_ne!(game, play_game(&openings, 6, limit, 7, 4));
-        let records: Vec<_> = game.iter().map(|r| packed::decode(r).unwrap()).collect();
-        assert!(records[0].game_start && records[1..].iter().all(|r| !r.game_start));
-        let result = records[0].result;
-        for record in &records {
-            assert!(!record.position.is_check());
-            assert_eq!(record.result, result, "one result per game");
-            assert!(i32::from(record.score).abs() < score::MATE_BOUND);
+        let plies = RandomPlies { least: 6, most: 7 };
+        let game = play_game(&openings, plies, limit, 7, 3);
+        assert!(!game.moves.is_empty());
+        let bytes = game.to_bytes();
+        assert_eq!(bytes, play_game(&openings, plies, limit, 7, 3).to_bytes());
+        assert_ne!(bytes, play_game(&openings, plies, limit, 7, 4).to_bytes());
+        let (read, used) = viriformat::Game::read(&bytes).unwrap();
+        assert_eq!(used, bytes.len());
+        assert_eq!(read.moves, game.moves);
+        // The start is 6 or 7 plies in; every later move is there, whatever it is.
+        let ply = |p: &Position| {
+            let fen = p.fen();
+            let fields: Vec<&str> = fen.split(' ').collect();
+            2 * (fields[5].parse::<usize>().unwrap() - 1) + usize::from(fields[1] == "b")
+        };
+        assert!((6..=7).contains(&ply(&game.start)), "{}", game.start.fen());
+        let mut position = game.start.clone();
+        for &(m, _) in &game.moves {
+            assert!(position.legal_moves().contains(&m));
+            position.play_in_place(m);
         }
+        let over = game_over(&position, &[]).is_some();
+        let long = game.moves.len() + ply(&game.start) >= MAX_PLIES;
+        // Ended by the rules, by adjudication (a score held long enough), or at the ply limit.
+        let last: Vec<i32> = game
+            .moves
+            .iter()
+            .rev()
+            .take(WIN_PLIES)
+            .map(|m| i32::from(m.1))
+            .collect();
+        let adjudicated = last.len() == WIN_PLIES
+            && (last.iter().all(|&s| s >= WIN_SCORE) || last.iter().all(|&s| s <= -WIN_SCORE))
+            || game
+                .moves
+                .iter()
+                .rev()
+                .take(DRAW_PLIES)
+                .all(|m| i32::from(m.1).abs() <= DRAW_SCORE);
+        assert!(over || long || adjudicated, "{}", position.fen());
+    }
+
+    /// A soft node limit stops between iterations: the search goes past it, but not as far as
+    /// the hard cap allows.
+    #[test]
+    fn the_soft_node_limit_ends_the_search_between_iterations() {
+        let soft = MoveLimit {
+            nodes: 2000,
+            hard_nodes: 1_000_000,
+            depth: None,
+            eval: Evaluation::Positional,
+        };
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::default();
+        control.begin(false);
+        let limits = soft.limits();
+        let result = Search {
+            position: &Position::default(),
+            history: &[],
+            limits: &limits,
+            config: &SearchConfig {
+                eval: Evaluation::Positional,
+                ..SearchConfig::default()
+            },
+            tt: &tt,
+            control: &control,
+            histories: None,
+        }
+        .run(&mut |_| {});
+        assert!(result.stats.nodes >= 2000, "{}", result.stats.nodes);
+        assert!(result.stats.nodes < 1_000_000, "{}", result.stats.nodes);
     }
 
     fn fast_limit() -> MoveLimit {
         MoveLimit {
             nodes: 200,
+            hard_nodes: 2000,
             depth: None,
             eval: Evaluation::Positional,
         }
     }
 
-    /// Plays from `start` to 500 positions; returns the bytes and every checkpoint.
+    /// Plays from `start` to 1000 moves; returns the bytes and every checkpoint.
     fn play(threads: usize, start: Progress) -> (Vec<u8>, Vec<Progress>) {
         let openings = [Position::default()];
         let mut out = Vec::new();
-        let report = Generation::new(500, true);
+        let report = Generation::new(1000, true);
         let checkpoints = Mutex::new(Vec::new());
         let record = |progress| {
             checkpoints.lock().unwrap().push(progress);
             Ok(())
         };
-        let run = Run { start, target: 500 };
+        let run = Run {
+            start,
+            target: 1000,
+        };
+        let plies = RandomPlies { least: 8, most: 9 };
         let end = generate(
             &openings,
-            8,
+            plies,
             fast_limit(),
             11,
             threads,
@@ -625,15 +728,17 @@ mod tests {
             &record,
         )
         .unwrap();
-        assert_eq!(end.records, 500);
+        assert!(end.moves >= 1000);
         assert_eq!(checkpoints.lock().unwrap().last(), Some(&end));
         (out, checkpoints.into_inner().unwrap())
     }
 
     #[test]
     fn the_output_does_not_depend_on_the_thread_count() {
-        let (one, _) = play(1, Progress::default());
-        assert_eq!(one.len(), 500 * RECORD_BYTES);
+        let (one, checkpoints) = play(1, Progress::default());
+        let end = *checkpoints.last().unwrap();
+        assert_eq!(one.len() as u64, end.bytes);
+        assert_eq!(viriformat::count(&one), Ok((end.next_game, end.moves)));
         assert_eq!(one, play(2, Progress::default()).0);
     }
 
@@ -645,7 +750,7 @@ mod tests {
         assert!(checkpoints.len() >= 3, "{checkpoints:?}");
         for &stop in &checkpoints[..checkpoints.len() - 1] {
             let (rest, _) = play(2, stop);
-            let mut joined = whole[..stop.records as usize * RECORD_BYTES].to_vec();
+            let mut joined = whole[..stop.bytes as usize].to_vec();
             joined.extend_from_slice(&rest);
             assert!(joined == whole, "continued from {stop:?}");
         }

@@ -15,7 +15,7 @@ use crate::eval::Evaluation;
 use crate::position::Position;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
-use crate::tools::datagen::{draw_opening, game_seed};
+use crate::tools::datagen::{RandomPlies, draw_opening, game_seed};
 use crate::tools::epd;
 
 /// Random plies from the start position when there is no book.
@@ -126,7 +126,15 @@ pub fn run(request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String> {
     let mut line = String::new();
     for index in 0..request.count {
         let state = game_seed(request.seed, index);
-        let (position, _) = draw_opening(&openings, request.plies, state, vet);
+        let (position, _) = draw_opening(
+            &openings,
+            RandomPlies {
+                least: request.plies,
+                most: request.plies,
+            },
+            state,
+            vet,
+        );
         line.clear();
         let _ = write!(line, "info string genfens {}", position.fen());
         out(&line);

@@ -20,6 +20,9 @@
 //! 0..3 of the spare byte (K, Q, k, q) and never used type 6; both are read, so old files
 //! keep loading, and `brudno datadump FILE --marlin OUT` converts them.
 //!
+//! A position with castling rights that standard chess cannot have (a rook with its right
+//! outside a corner) is read as Chess960, as viriformat's own reader does.
+//!
 //! Decoding checks every field (piece codes, one king each, at most 32 pieces, a legal
 //! position) and refuses a bad record with the reason; it never panics on input.
 
@@ -175,9 +178,19 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Result<Record, String> {
         fullmoves: std::num::NonZeroU32::new(u32::from(fullmoves))
             .unwrap_or(std::num::NonZeroU32::MIN),
     };
-    let chess = shakmaty::Chess::from_setup(setup, CastlingMode::Standard)
-        .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
-        .map_err(|e| format!("illegal position: {e}"))?;
+    // Castling rights of rooks outside the corners (or a king off its file) are Chess960's.
+    let read = |mode| {
+        shakmaty::Chess::from_setup(setup.clone(), mode)
+            .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
+            .map_err(|e| format!("illegal position: {e}"))
+    };
+    let chess = read(CastlingMode::Standard).or_else(|why| {
+        if setup.castling_rights.any() {
+            read(CastlingMode::Chess960)
+        } else {
+            Err(why)
+        }
+    })?;
     let result = bytes[30];
     if result > 2 {
         return Err(format!("result {result} (0, 1 or 2)"));

@@ -31,7 +31,7 @@ use crate::eval::params::WEIGHTS;
 use crate::eval::positional;
 use crate::position::Position;
 use crate::rng::splitmix64;
-use crate::tools::packed;
+use crate::tools::dataset;
 
 /// The input index of `piece` on `square` from White's perspective in the first king bucket,
 /// unmirrored: what a sample stores; each perspective's index follows from it and the kings
@@ -485,20 +485,20 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     let mut game = 0usize;
     let mut positional_loss = 0f64;
     for path in &args.data {
-        let data = match std::fs::read(path) {
-            Ok(data) => data,
-            Err(error) => {
-                eprintln!("train: cannot read {}: {error}", path.display());
+        let mut bad = 0;
+        let loaded = dataset::load(path, &mut |index, why| {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!("{}: {index}: {why}", path.display());
+            }
+        });
+        let records = match loaded {
+            Ok(loaded) => loaded.records,
+            Err(why) => {
+                eprintln!("train: {why}");
                 return ExitCode::from(2);
             }
         };
-        let mut bad = 0;
-        let records = packed::decode_all(&data, &mut |index, why| {
-            bad += 1;
-            if bad <= 10 {
-                eprintln!("{}: record {}: {why}", path.display(), index + 1);
-            }
-        });
         if bad > 0 {
             eprintln!("{}: {bad} bad records skipped", path.display());
         }

@@ -21,7 +21,7 @@ use clap::Args;
 use crate::eval::params::WEIGHTS;
 use crate::eval::positional::{MAX_PHASE, Trace, evaluate_traced};
 use crate::eval::weights::{S, Weights, index};
-use crate::tools::packed;
+use crate::tools::{dataset, packed};
 
 /// Arguments of `brudno tune`.
 #[derive(Args, Debug)]
@@ -90,13 +90,19 @@ impl Trace for Recorder {
 
 /// Reads packed records (`packed.rs`); bad records are reported with their number and
 /// skipped. Returns the samples and the number of bad records.
+#[cfg(test)]
 fn load(data: &[u8]) -> (Vec<Sample>, usize) {
     let mut bad = 0;
     let records = packed::decode_all(data, &mut |index, why| {
         eprintln!("record {}: {why}", index + 1);
         bad += 1;
     });
-    let samples = records
+    (samples(&records), bad)
+}
+
+/// The samples of training records.
+fn samples(records: &[packed::Record]) -> Vec<Sample> {
+    records
         .iter()
         .map(|record| {
             let mut recorder = Recorder::default();
@@ -112,8 +118,7 @@ fn load(data: &[u8]) -> (Vec<Sample>, usize) {
                 terms: recorder.terms,
             }
         })
-        .collect();
-    (samples, bad)
+        .collect()
 }
 
 /// White-relative evaluation of a sample under real-valued weights.
@@ -196,14 +201,18 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
 
 /// Runs `brudno tune`.
 pub fn run(args: &TuneArgs) -> ExitCode {
-    let data = match std::fs::read(&args.data) {
-        Ok(data) => data,
-        Err(error) => {
-            eprintln!("brudno tune: cannot read {}: {error}", args.data.display());
+    let mut bad = 0;
+    let loaded = dataset::load(&args.data, &mut |index, why| {
+        eprintln!("{}: {index}: {why}", args.data.display());
+        bad += 1;
+    });
+    let samples = match loaded {
+        Ok(loaded) => samples(&loaded.records),
+        Err(why) => {
+            eprintln!("brudno tune: {why}");
             return ExitCode::from(2);
         }
     };
-    let (samples, bad) = load(&data);
     if samples.len() < 100 {
         eprintln!("brudno tune: only {} usable positions", samples.len());
         return ExitCode::from(2);

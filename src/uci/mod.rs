@@ -395,6 +395,7 @@ impl Engine {
         Limits {
             depth: params.depth,
             nodes: params.nodes,
+            soft_nodes: None,
             movetime: params.movetime.map(Duration::from_millis),
             // A GUI that sends only the other side's clock still gets a timed search.
             time: ours.or(theirs).map(Duration::from_millis),

@@ -148,14 +148,14 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
 fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     let dir = temp("pipeline");
     let _ = std::fs::remove_dir_all(&dir);
-    let data = dir.join("data").join("gen.bin");
+    let data = dir.join("data").join("gen.vf");
     let data = data.to_str().unwrap();
     let (status, _, stderr) = common::run_brudno(&[
         "datagen",
         "--output",
         data,
-        "--positions",
-        "300",
+        "--moves",
+        "600",
         "--nodes",
         "300",
         "--seed",
@@ -238,12 +238,12 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     assert_eq!(status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("hidden layer of 30"), "{stderr}");
     // The next generation plays with the trained network, read from its file.
-    let next = dir.join("data").join("gen2.bin");
+    let next = dir.join("data").join("gen2.vf");
     let (status, _, stderr) = common::run_brudno(&[
         "datagen",
         "--output",
         next.to_str().unwrap(),
-        "--positions",
+        "--moves",
         "50",
         "--nodes",
         "300",
@@ -255,9 +255,10 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     ]);
     assert!(status.success(), "{stderr}");
     assert!(stderr.contains("EvalFile: loaded"), "{stderr}");
-    assert!(std::fs::metadata(&next).unwrap().len() >= 50 * 32);
+    let written = std::fs::read(&next).unwrap();
+    assert!(brudno::tools::viriformat::count(&written).unwrap().1 >= 50);
     // A network file that cannot be read stops datagen before any game.
-    let refused = dir.join("data").join("refused.bin");
+    let refused = dir.join("data").join("refused.vf");
     let (status, _, stderr) = common::run_brudno(&[
         "datagen",
         "--output",
