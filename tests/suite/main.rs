@@ -35,3 +35,4 @@ mod trace_engine;
 mod trace_page;
 mod tunables;
 mod uci;
+mod viriformat_reader;
