@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the win/draw/loss model of src/search/wdl.rs on Brudno's self-play data.
+"""Fits the win/draw/loss model of engine/src/search/wdl.rs on Brudno's self-play data.
 
     brudno datadump data/gen1.bin > wdl.txt     # "<FEN> | <score> | <result>", White's view
     python3 scripts/fit_wdl.py wdl.txt          # needs numpy

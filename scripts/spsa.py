@@ -2,7 +2,7 @@
 """Tunes Brudno's search numbers by SPSA on this machine, the way OpenBench does it.
 
 The engine must be the tuning build (`cargo build --release --features tune`), in which every
-number of `src/search/params.rs` is a UCI `spin` option. The script reads the table from
+number of `engine/src/search/params.rs` is a UCI `spin` option. The script reads the table from
 `ENGINE tunables` (OpenBench's SPSA input: `name, int, value, min, max, c_end, r_end`), then
 repeats, one game pair at a time on each of `--concurrency` workers:
 

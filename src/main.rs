@@ -35,7 +35,7 @@ enum Tool {
         #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=100))]
         speedup: Option<u32>,
         /// The evaluation (default: the engine's default).
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = tools::cli::evaluation())]
         eval: Option<brudno::eval::Evaluation>,
     },
     /// Play Brudno against itself and write its games, every move with its score and the
@@ -61,10 +61,10 @@ enum Tool {
     Ebf(tools::ebf::EbfArgs),
     /// Alpha-beta step by step: a toy tree or a chess position searched by the engine's own
     /// alpha-beta, narrated, as JSON, or as an interactive HTML page.
-    Trace(tools::trace::TraceArgs),
+    Trace(brudno::lab::trace::TraceArgs),
     /// The search lab as a live page: serves the step-through for any tree or position, with
     /// the explanations beside it, on http://127.0.0.1:1963/.
-    Lab(tools::lab::LabArgs),
+    Lab(brudno::lab::LabArgs),
     /// Count the leaves of the move tree of one position, or check an EPD suite of counts.
     Perft(tools::perft::PerftArgs),
     /// Print every search number (search/params.rs) in OpenBench's SPSA input format:
@@ -132,13 +132,13 @@ fn main() -> ExitCode {
             ExitCode::from(tools::ebf::run(&args, &mut |line| print_line(line)))
         }
         Some(Tool::Trace(args)) => {
-            ExitCode::from(tools::trace::run(&args, &mut |line| print_line(line)))
+            ExitCode::from(brudno::lab::trace::run(&args, &mut |line| print_line(line)))
         }
         Some(Tool::Tunables) => {
             print!("{}", brudno::search::params::openbench_input());
             ExitCode::SUCCESS
         }
-        Some(Tool::Lab(args)) => tools::lab::run(&args),
+        Some(Tool::Lab(args)) => brudno::lab::run(&args),
         Some(Tool::NnueInfo(args)) => tools::nnue_info::run(&args),
         Some(Tool::Perft(args)) => {
             let passed = tools::perft::run(&args, &mut print_line, &mut |line| {

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use super::text;
-use crate::tools::lab::{self, api};
+use crate::lab::{self, api};
 
 /// The time limit of one fuzzed request.
 const TIME_LIMIT: Duration = Duration::from_millis(200);

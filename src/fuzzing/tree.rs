@@ -9,10 +9,10 @@
 
 use super::text;
 use crate::eval::Evaluation;
-use crate::tools::trace::model::Score;
-use crate::tools::trace::textbook::Algorithm;
-use crate::tools::trace::tree::{self, Tree};
-use crate::tools::trace::{self, TraceArgs};
+use crate::lab::trace::model::Score;
+use crate::lab::trace::textbook::Algorithm;
+use crate::lab::trace::tree::{self, Tree};
+use crate::lab::trace::{self, TraceArgs};
 
 /// Root children up to which `--orderings` is traced too (5! = 120 orders).
 const ORDERINGS_UP_TO: usize = 5;

@@ -136,9 +136,11 @@ fn speedup_compares_threads_position_by_position() {
         .split(" to ")
         .filter_map(|number| number.parse().ok())
         .collect();
+    // (A percentile bootstrap interval need not contain the estimate itself: with two rounds
+    // a position's resampled median is one of three values, so only the order is certain.)
     assert!(
-        bounds.len() == 2 && bounds[0] <= median && median <= bounds[1],
-        "interval {last} around {median}"
+        bounds.len() == 2 && 0.0 < bounds[0] && bounds[0] <= bounds[1],
+        "interval {last} for {median}"
     );
 
     let refused = Command::new(env!("CARGO_BIN_EXE_brudno"))

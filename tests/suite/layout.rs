@@ -1,22 +1,76 @@
-//! The layout rule, checked on the source: no module imports from a layer above its own, no
-//! modules import each other in a circle of any length, and no file grows past the size a
-//! reader takes in at once.
+//! The layout rules the compiler cannot see, checked on the source and the manifests.
 //!
-//! The layers, bottom to top (docs/ARCHITECTURE.md): `rng`, `position`, `book`, `eval`, `search`,
-//! `tools`, `uci`, `fuzzing` (the bodies of the fuzz targets), then `main.rs`. A module may
-//! use its own layer and those below. Within the library, a module and one of its descendants
-//! may use each other (a parent declares its children, a child uses its parent's types); no
-//! other modules may use each other, directly or around a circle (a uses b, b uses c, c uses
-//! a). References are read from the text: every `crate::...` and `super::...` path, `use`
-//! groups included, outside comments, resolved to the deepest module that has a file.
+//! The workspace's crates point one way (docs/ARCHITECTURE.md): `engine` (the core) <- `tools`
+//! <- `lab`, `engine` and `tools` <- `uci`, and all of them <- the `brudno` crate at the root
+//! (the binary, `fuzzing`). Cargo refuses an import from a crate that is not a dependency and
+//! any circle of crates; this file checks that each crate's manifest names only the crates
+//! and libraries its place allows (the core: shakmaty, shakmaty-syzygy, arrayvec and libc; no
+//! clap, serde, serde_json, tiny_http, indicatif or zstd).
+//!
+//! Inside the engine core the modules are in layers, bottom to top: `rng`, `position`,
+//! `book`, `eval`, `search`; a module may use its own layer and those below. Inside every
+//! crate, a module and one of its descendants may use each other (a parent declares its
+//! children, a child uses its parent's types); no other modules may use each other, directly
+//! or around a circle (a uses b, b uses c, c uses a). References are read from the text:
+//! every `crate::...` and `super::...` path, `use` groups included, outside comments,
+//! resolved to the deepest module that has a file. And no source file grows past the size a
+//! reader takes in at once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The library's top-level modules, bottom layer first.
-const LAYERS: &[&str] = &[
-    "rng", "position", "book", "eval", "search", "tools", "uci", "fuzzing",
+mod circles;
+use circles::circles;
+
+/// The engine core's top-level modules, bottom layer first.
+const LAYERS: &[&str] = &["rng", "position", "book", "eval", "search"];
+
+/// The workspace's crates: the folder of the sources, and the dependencies the manifest may
+/// name (workspace crates and outside libraries alike).
+const CRATES: &[(&str, &[&str])] = &[
+    (
+        "engine",
+        &["shakmaty", "shakmaty-syzygy", "arrayvec", "libc"],
+    ),
+    (
+        "tools",
+        &[
+            "brudno-engine",
+            "shakmaty",
+            "arrayvec",
+            "clap",
+            "indicatif",
+            "serde",
+            "serde_json",
+            "zstd",
+        ],
+    ),
+    ("uci", &["brudno-engine", "brudno-tools", "shakmaty"]),
+    (
+        "lab",
+        &[
+            "brudno-engine",
+            "brudno-tools",
+            "shakmaty",
+            "clap",
+            "serde",
+            "serde_json",
+            "tiny_http",
+        ],
+    ),
+    (
+        ".",
+        &[
+            "brudno-engine",
+            "brudno-uci",
+            "brudno-tools",
+            "brudno-lab",
+            "clap",
+            "serde_json",
+            "shakmaty",
+        ],
+    ),
 ];
 
 /// Longest a source file may be, in lines.
@@ -53,7 +107,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module a file under `src/` defines (`src/search/mod.rs` and `src/search.rs` are
+/// The module a file under `src/` defines (`engine/src/search/mod.rs` and `engine/src/search.rs` are
 /// `search`; `lib.rs` and `main.rs` are the root).
 fn module_of(relative: &Path) -> Module {
     let mut parts: Vec<String> = relative
@@ -326,10 +380,10 @@ fn name(module: &Module) -> String {
     }
 }
 
-/// For every library module (main.rs excluded): the modules it refers to, each with the
-/// first place it does.
-fn dependency_graph() -> BTreeMap<Module, BTreeMap<Module, String>> {
-    let src = root().join("src");
+/// For every module of the crate whose sources are in `src` (main.rs excluded): the modules
+/// it refers to, each with the first place it does.
+fn dependency_graph(src: &str) -> BTreeMap<Module, BTreeMap<Module, String>> {
+    let src = root().join(src);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let files: Vec<(PathBuf, Module)> = files
@@ -360,8 +414,8 @@ fn dependency_graph() -> BTreeMap<Module, BTreeMap<Module, String>> {
 }
 
 #[test]
-fn no_module_imports_from_a_layer_above_it() {
-    let graph = dependency_graph();
+fn no_module_of_the_core_imports_from_a_layer_above_it() {
+    let graph = dependency_graph("engine/src");
     let mut wrong = Vec::new();
     for (module, edges) in &graph {
         let Some(own) = layer(module) else {
@@ -384,198 +438,75 @@ fn no_module_imports_from_a_layer_above_it() {
     assert!(wrong.is_empty(), "upward imports:\n{}", wrong.join("\n"));
 }
 
-/// The import circles of `graph`, of any length: each strongly connected group of modules
-/// (Tarjan's algorithm), named by one circle through it with the place of each import. A
-/// module and its own descendant may use each other, so those edges are left out.
-fn circles(graph: &BTreeMap<Module, BTreeMap<Module, String>>) -> Vec<String> {
-    let edges = |a: &Module| -> Vec<Module> {
-        graph
-            .get(a)
-            .map(|targets| {
-                targets
-                    .keys()
-                    .filter(|b| !is_ancestor(a, b) && !is_ancestor(b, a))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    // Tarjan's strongly connected components, iteratively over a module list.
-    let modules: Vec<Module> = graph.keys().cloned().collect();
-    let index_of: BTreeMap<&Module, usize> =
-        modules.iter().enumerate().map(|(i, m)| (m, i)).collect();
-    let successors: Vec<Vec<usize>> = modules
-        .iter()
-        .map(|m| {
-            edges(m)
-                .iter()
-                .filter_map(|t| index_of.get(t).copied())
-                .collect()
-        })
-        .collect();
-    let n = modules.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for start in 0..n {
-        if index[start] != usize::MAX {
-            continue;
-        }
-        // (node, next successor to look at)
-        let mut work = vec![(start, 0usize)];
-        index[start] = next_index;
-        low[start] = next_index;
-        next_index += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(&mut (v, ref mut child)) = work.last_mut() {
-            if let Some(&w) = successors[v].get(*child) {
-                *child += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut group = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    group.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                if group.len() > 1 {
-                    groups.push(group);
-                }
-            }
-        }
-    }
-    // Name each group by a circle through it: from its first module, follow edges inside
-    // the group (breadth first) back to the start.
-    groups
-        .into_iter()
-        .map(|group| {
-            let start = *group.iter().min().unwrap();
-            let inside = |i: &usize| group.contains(i);
-            let mut came_from: BTreeMap<usize, usize> = BTreeMap::new();
-            let mut queue = std::collections::VecDeque::from([start]);
-            let mut last = start;
-            'search: while let Some(v) = queue.pop_front() {
-                for &w in successors[v].iter().filter(|w| inside(w)) {
-                    if w == start {
-                        last = v;
-                        break 'search;
-                    }
-                    if let std::collections::btree_map::Entry::Vacant(e) = came_from.entry(w) {
-                        e.insert(v);
-                        queue.push_back(w);
-                    }
-                }
-            }
-            let mut path = vec![last];
-            while let Some(&before) = came_from.get(path.last().unwrap()) {
-                path.push(before);
-            }
-            path.reverse();
-            if path[0] != start {
-                path.insert(0, start);
-            }
-            path.push(start);
-            let steps: Vec<String> = path
-                .windows(2)
-                .map(|pair| {
-                    let (a, b) = (&modules[pair[0]], &modules[pair[1]]);
-                    format!("{} -> {} ({})", name(a), name(b), graph[a][b])
-                })
-                .collect();
-            format!(
-                "a circle of {} modules: {}",
-                path.len() - 1,
-                steps.join(", ")
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn no_import_circles_of_any_length() {
-    let found = circles(&dependency_graph());
+    let mut found = Vec::new();
+    for (dir, _) in CRATES {
+        let src = Path::new(dir).join("src");
+        for circle in circles(&dependency_graph(src.to_str().unwrap())) {
+            found.push(format!("{dir}: {circle}"));
+        }
+    }
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
-/// The circle finder itself, on a fixture: three modules that use each other in a ring are
-/// found (with each import's place), a parent and child that use each other are not, and a
-/// chain without a way back is not.
-#[test]
-fn the_circle_finder_sees_a_circle_of_three() {
-    let fixture = [
-        ("search/a.rs", "use crate::search::b::B;\nfn f() {}\n"),
-        ("search/b.rs", "fn g() { crate::search::c::h(); }\n"),
-        ("search/c.rs", "use super::a;\nuse crate::eval::E;\n"),
-        (
-            "search/mod.rs",
-            "use self::a::A;\nuse crate::search::d::D;\n",
-        ),
-        ("search/d.rs", "use super::Limits;\nuse crate::eval::E;\n"),
-        ("eval/mod.rs", "use crate::rng::R;\n"),
-        ("rng.rs", ""),
-    ];
-    let modules: BTreeSet<Module> = fixture
-        .iter()
-        .map(|(file, _)| module_of(Path::new(file)))
-        .collect();
-    let mut graph: BTreeMap<Module, BTreeMap<Module, String>> = BTreeMap::new();
-    for (file, text) in fixture {
-        let module = module_of(Path::new(file));
-        let edges = graph.entry(module.clone()).or_default();
-        for reference in references(&code_only(text), &module) {
-            let target = resolve(&reference.path, &modules);
-            if target != module {
-                edges
-                    .entry(target)
-                    .or_insert_with(|| format!("{file}:{}", reference.line));
-            }
+/// The names under `[dependencies]` of a manifest.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut names = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['.', '=', ' ']).next().unwrap_or("");
+            names.push(name.trim().to_string());
         }
     }
-    let found = circles(&graph);
-    assert_eq!(
-        found,
-        [
-            "a circle of 3 modules: search::a -> search::b (search/a.rs:1), \
-          search::b -> search::c (search/b.rs:1), search::c -> search::a (search/c.rs:1)"
-        ]
-    );
-    // Breaking one link breaks the circle.
-    graph
-        .get_mut(&module_of(Path::new("search/b.rs")))
-        .unwrap()
-        .clear();
-    assert!(circles(&graph).is_empty());
+    names
 }
 
 #[test]
-fn every_top_level_module_has_a_layer() {
-    let graph = dependency_graph();
+fn each_crate_depends_only_on_what_its_place_allows() {
+    let mut wrong = Vec::new();
+    for (dir, allowed) in CRATES {
+        let path = root().join(dir).join("Cargo.toml");
+        let manifest = fs::read_to_string(&path).unwrap();
+        let names = dependencies(&manifest);
+        assert!(
+            !names.is_empty(),
+            "{}: no [dependencies] read",
+            path.display()
+        );
+        for name in names {
+            if !allowed.contains(&name.as_str()) {
+                wrong.push(format!("{dir}/Cargo.toml depends on {name}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "dependencies outside the layout (docs/ARCHITECTURE.md says where code goes):\n{}",
+        wrong.join("\n")
+    );
+    // The reader itself: a section after [dependencies] is not read as one.
+    assert_eq!(
+        dependencies("[dependencies]\na.workspace = true\nb = \"1\"\n[features]\nc = []\n"),
+        ["a", "b"]
+    );
+}
+
+#[test]
+fn every_top_level_module_of_the_core_has_a_layer() {
+    let graph = dependency_graph("engine/src");
     let tops: BTreeSet<&String> = graph.keys().filter_map(|m| m.first()).collect();
+    assert!(tops.len() >= LAYERS.len(), "{tops:?}");
     for top in tops {
         assert!(
             LAYERS.contains(&top.as_str()),
-            "src/{top} has no layer: add it to LAYERS here and to docs/ARCHITECTURE.md"
+            "engine/src/{top} has no layer: add it to LAYERS here and to docs/ARCHITECTURE.md"
         );
     }
 }
@@ -583,7 +514,15 @@ fn every_top_level_module_has_a_layer() {
 #[test]
 fn source_files_stay_readable_in_length() {
     let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
+    for dir in [
+        "src",
+        "engine/src",
+        "uci/src",
+        "tools/src",
+        "lab/src",
+        "tests",
+        "benches",
+    ] {
         rust_files(&root().join(dir), &mut files);
     }
     let mut long = Vec::new();

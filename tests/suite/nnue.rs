@@ -2,7 +2,7 @@
 //! network, `EvalFile` loads another network and refuses a wrong, corrupt or truncated file
 //! with a message while the network in use stays, and the search with the network plays
 //! legal moves. Network-level properties (incremental updates, quantisation, symmetry, file
-//! checks) are unit tests in `src/eval/nnue` and `src/tools/train.rs`.
+//! checks) are unit tests in `engine/src/eval/nnue` and `tools/src/train.rs`.
 
 use crate::common;
 

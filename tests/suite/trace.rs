@@ -6,11 +6,11 @@
 
 use crate::common;
 
+use brudno::lab::trace::chess::{self, ChessRequest, ChessSource};
+use brudno::lab::trace::model::{Score, StepKind, Trace};
+use brudno::lab::trace::recorder::subtree_size;
 use brudno::position::Position;
 use brudno::tools::ebf::lab::{self, LabConfig, LabPosition};
-use brudno::tools::trace::chess::{self, ChessRequest, ChessSource};
-use brudno::tools::trace::model::{Score, StepKind, Trace};
-use brudno::tools::trace::recorder::subtree_size;
 
 use brudno::eval::Evaluation;
 use common::run_brudno;

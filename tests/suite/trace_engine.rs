@@ -10,11 +10,11 @@ use crate::common;
 use std::time::Duration;
 
 use brudno::eval::Evaluation;
+use brudno::lab::trace::chess::{self, ChessRequest, ChessSource};
+use brudno::lab::trace::model::{Score, StepKind, Trace};
 use brudno::position::Position;
 use brudno::tools::ebf::lab::LabConfig;
 use brudno::tools::epd::notation;
-use brudno::tools::trace::chess::{self, ChessRequest, ChessSource};
-use brudno::tools::trace::model::{Score, StepKind, Trace};
 use common::Engine;
 
 /// The Italian game, a rook endgame, a wild middlegame, a Sicilian Dragon.

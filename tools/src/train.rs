@@ -1,0 +1,655 @@
+//! `brudno train`: trains the NNUE (`eval/nnue`) on positions from Brudno's own games
+//! (`brudno datagen`), on the CPU, and writes the quantised network file.
+//!
+//! The network trained here is the one the engine runs, in floating point: 768 inputs per
+//! perspective and king bucket (`--king-buckets`: 1, or 2 or 4 by the square of that side's
+//! king, the board mirrored left to right when it stands on files e-h), one hidden layer of
+//! `--hidden` neurons (256 by default) shared by both
+//! perspectives, SCReLU (`clamp(x, 0, 1)^2`), one output per output bucket (`--output-buckets`,
+//! by the number of pieces on the board; one by default), of which a position uses its own; `sigmoid(output)` predicts the target, the search's
+//! score seen through the same sigmoid, blended with the game's result when `--lambda` (the
+//! result's weight, default 0) is above 0, both from the side to move. The loss is the
+//! squared error, minimised with Adam over shuffled mini-batches, the batch split over
+//! `--threads`. Whole games (every twentieth) are held out, the training and held-out
+//! losses are printed after every epoch, and the network written is that of the epoch with
+//! the lowest held-out loss. The inputs are sparse (at most 32 of 768 per perspective), so
+//! a position costs a few tens of thousands of multiply-adds forward and back.
+//!
+//! Quantisation (`quantise`) scales the hidden weights by `QA` and the output weights by `QB`
+//! as `nnue::network` expects; the float evaluation here is the reference the quantised one
+//! is tested against.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use shakmaty::{Color, Piece, Position as _, Role, Square};
+
+use crate::dataset;
+use brudno_engine::eval::nnue::{Architecture, INPUTS, KingKey, Network, QA, QB, SCALE};
+use brudno_engine::eval::params::WEIGHTS;
+use brudno_engine::eval::positional;
+use brudno_engine::position::Position;
+use brudno_engine::rng::splitmix64;
+
+/// The input index of `piece` on `square` from White's perspective in the first king bucket,
+/// unmirrored: what a sample stores; each perspective's index follows from it and the kings
+/// (`Sample::perspectives`).
+fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    Architecture::plain(16).feature(perspective, KingKey::default(), piece, square)
+}
+
+/// The piece and square of a stored input (`feature` from White's perspective).
+fn decode(white_feature: usize) -> (Piece, Square) {
+    let (side_role, square) = (white_feature / 64, white_feature % 64);
+    let color = if side_role < 6 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let piece = Piece {
+        color,
+        role: Role::ALL[side_role % 6],
+    };
+    (piece, Square::new(square as u32))
+}
+
+/// The king bucket of each king square (seen from that king's side, files a-d after
+/// mirroring) for `--king-buckets` 2 (the back rank, the rest) and 4 (the back rank's
+/// corner files a-b, its centre files c-d, the second rank, the rest), the layouts the
+/// field's first bucketed networks use; the squares of files e-h get their mirror's bucket.
+pub fn king_layout(buckets: usize) -> Option<[u8; 64]> {
+    let of = |rank: usize, file: usize| -> u8 {
+        match (buckets, rank, file) {
+            (1, _, _) => 0,
+            (2, 0, _) => 0,
+            (2, _, _) => 1,
+            (4, 0, 0 | 1) => 0,
+            (4, 0, _) => 1,
+            (4, 1, _) => 2,
+            (4, _, _) => 3,
+            _ => unreachable!(),
+        }
+    };
+    if ![1, 2, 4].contains(&buckets) {
+        return None;
+    }
+    let mut layout = [0u8; 64];
+    for (square, bucket) in layout.iter_mut().enumerate() {
+        let (rank, file) = (square / 8, square % 8);
+        *bucket = of(rank, file.min(7 - file));
+    }
+    Some(layout)
+}
+
+/// The shape `args` asks for: `--king-buckets` (mirrored when more than one), `--hidden`
+/// neurons, `--output-buckets` outputs; checked as a network file's header is.
+pub fn architecture(args: &TrainArgs) -> Result<Architecture, String> {
+    let bucket_of = king_layout(args.king_buckets).ok_or_else(|| {
+        format!(
+            "{} king buckets; the trainer makes 1, 2 or 4",
+            args.king_buckets
+        )
+    })?;
+    let arch = Architecture {
+        king_buckets: args.king_buckets,
+        bucket_of,
+        mirrored: args.king_buckets > 1,
+        output_buckets: args.output_buckets,
+        ..Architecture::plain(args.hidden)
+    };
+    arch.check()?;
+    Ok(arch)
+}
+
+/// Arguments of `brudno train`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Training data written by `brudno datagen` (one or more files).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the quantised network.
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's learning rate at the start.
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    #[arg(long, default_value_t = 0.92)]
+    pub decay: f32,
+    /// Weight of the game's result in the target (the rest is the search's score). Above 0 the
+    /// network memorises the results of the training games (docs/datagen.md).
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f32,
+    /// Threads sharing each batch.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the initial weights and of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also train on each training position mirrored left to right (files a-h swapped), where
+    /// no side may castle any more: the same position for chess, twice the data.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Hidden neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Output buckets by the number of pieces on the board (1 to 32; 8 is common).
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
+    /// King buckets: 1 (one set of input weights), or 2 or 4 by the king's square, the board
+    /// mirrored left to right for a king on files e-h (`king_layout`).
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
+}
+
+/// One training position: its active inputs from White's perspective in the first king
+/// bucket (each perspective's are derived), the side to move, the target from the side to
+/// move.
+#[derive(Clone)]
+struct Sample {
+    features: [u16; 32],
+    count: u8,
+    /// Pieces on the board, kings included (the output bucket follows from it).
+    pieces: u8,
+    white_to_move: bool,
+    target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Sample {
+    fn new(position: &Position, white_score: i16, white_result: f32, lambda: f32) -> Self {
+        let board = position.board();
+        let mut features = [0u16; 32];
+        let mut count = 0;
+        for square in board.occupied() {
+            if let Some(piece) = board.piece_at(square)
+                && count < 32
+            {
+                features[count] = feature(Color::White, piece, square) as u16;
+                count += 1;
+            }
+        }
+        let white = position.turn() == Color::White;
+        let (score, result) = if white {
+            (f32::from(white_score), white_result)
+        } else {
+            (-f32::from(white_score), 1.0 - white_result)
+        };
+        let target = lambda * result + (1.0 - lambda) * sigmoid(score / SCALE as f32);
+        Sample {
+            features,
+            count: count as u8,
+            pieces: board.occupied().count() as u8,
+            white_to_move: white,
+            target,
+        }
+    }
+
+    /// The same position with the files swapped (a <-> h): its inputs, same target.
+    fn mirrored(&self) -> Self {
+        let mut mirrored = self.clone();
+        for f in &mut mirrored.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        mirrored
+    }
+
+    /// The active inputs of the side to move's and the other side's perspectives in the
+    /// shape `arch`: each side's inputs in its king's bucket, mirrored as its king says.
+    fn perspectives(&self, arch: &Architecture) -> ([usize; 32], [usize; 32], usize) {
+        let n = usize::from(self.count);
+        let features = &self.features[..n];
+        let king = |color: Color| {
+            features
+                .iter()
+                .map(|&f| decode(usize::from(f)))
+                .find(|(piece, _)| piece.role == Role::King && piece.color == color)
+                .map_or_else(KingKey::default, |(_, square)| arch.king_key(color, square))
+        };
+        let (white_key, black_key) = (king(Color::White), king(Color::Black));
+        let mut white = [0usize; 32];
+        let mut black = [0usize; 32];
+        for (i, &f) in features.iter().enumerate() {
+            let (piece, square) = decode(usize::from(f));
+            white[i] = arch.feature(Color::White, white_key, piece, square);
+            black[i] = arch.feature(Color::Black, black_key, piece, square);
+        }
+        if self.white_to_move {
+            (white, black, n)
+        } else {
+            (black, white, n)
+        }
+    }
+}
+
+/// The network in floating point.
+#[derive(Clone)]
+pub struct FloatNetwork {
+    /// The shape.
+    pub arch: Architecture,
+    /// Input weights, `arch.inputs()` rows (`INPUTS` per king bucket) of `arch.hidden`.
+    pub w1: Vec<f32>,
+    /// Hidden biases.
+    pub b1: Vec<f32>,
+    /// Output weights, per output bucket: the side to move's half, then the other's.
+    pub w2: Vec<f32>,
+    /// Output biases, one per output bucket.
+    pub b2: Vec<f32>,
+}
+
+/// Output weights are kept within this so that quantised they fit `|w| <= 127`.
+const W2_LIMIT: f32 = 127.0 / QB as f32;
+/// Input weights and biases are kept within this so that quantised they fit an `i16`.
+const W1_LIMIT: f32 = 127.0;
+
+impl FloatNetwork {
+    /// Small random weights from `seed`, in the shape `arch`.
+    pub fn random(arch: Architecture, seed: u64) -> Self {
+        let mut state = seed;
+        let mut uniform = |scale: f32| {
+            state = splitmix64(state);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        let hidden = arch.hidden;
+        let w1 = (0..arch.inputs() * hidden).map(|_| uniform(0.1)).collect();
+        let w2 = (0..arch.output_buckets * 2 * hidden)
+            .map(|_| uniform(0.05))
+            .collect();
+        Self {
+            arch,
+            w1,
+            b1: vec![0.0; hidden],
+            w2,
+            b2: vec![0.0; arch.output_buckets],
+        }
+    }
+
+    fn zeros(arch: Architecture) -> Self {
+        let hidden = arch.hidden;
+        Self {
+            arch,
+            w1: vec![0.0; arch.inputs() * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; arch.output_buckets * 2 * hidden],
+            b2: vec![0.0; arch.output_buckets],
+        }
+    }
+
+    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
+        let hidden = self.arch.hidden;
+        let mut acc = self.b1.clone();
+        for &f in features {
+            for (a, w) in acc.iter_mut().zip(&self.w1[f * hidden..(f + 1) * hidden]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The output (before the sigmoid) of output bucket `bucket` for the two perspectives'
+    /// inputs.
+    fn forward(&self, us: &[usize], them: &[usize], bucket: usize) -> (f32, Vec<f32>, Vec<f32>) {
+        let hidden = self.arch.hidden;
+        let acc_us = self.accumulate(us);
+        let acc_them = self.accumulate(them);
+        let w2 = &self.w2[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
+        let mut out = self.b2[bucket];
+        for i in 0..hidden {
+            let a = acc_us[i].clamp(0.0, 1.0);
+            let b = acc_them[i].clamp(0.0, 1.0);
+            out += a * a * w2[i] + b * b * w2[hidden + i];
+        }
+        (out, acc_us, acc_them)
+    }
+
+    /// The output bucket of a sample.
+    fn bucket(&self, sample: &Sample) -> usize {
+        self.arch.output_bucket(usize::from(sample.pieces))
+    }
+
+    /// The float evaluation of `pos` from the side to move, in centipawns: the reference the
+    /// quantised network is held to.
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let sample = Sample::new(pos, 0, 0.5, 1.0);
+        let (us, them, n) = sample.perspectives(&self.arch);
+        self.forward(&us[..n], &them[..n], self.bucket(&sample)).0 * SCALE as f32
+    }
+
+    /// Adds the gradient of one sample's loss to `grad`; returns the loss.
+    fn backward(&self, sample: &Sample, grad: &mut FloatNetwork) -> f32 {
+        let hidden = self.arch.hidden;
+        let bucket = self.bucket(sample);
+        let (us, them, n) = sample.perspectives(&self.arch);
+        let (out, acc_us, acc_them) = self.forward(&us[..n], &them[..n], bucket);
+        let prediction = sigmoid(out);
+        let error = prediction - sample.target;
+        let d_out = 2.0 * error * prediction * (1.0 - prediction);
+        grad.b2[bucket] += d_out;
+        let w2 = bucket * 2 * hidden;
+        let mut d_acc = vec![0f32; hidden];
+        for (half, (acc, features)) in [(&acc_us, &us[..n]), (&acc_them, &them[..n])]
+            .into_iter()
+            .enumerate()
+        {
+            let row = w2 + half * hidden;
+            for i in 0..hidden {
+                let x = acc[i];
+                let a = x.clamp(0.0, 1.0);
+                grad.w2[row + i] += d_out * a * a;
+                d_acc[i] = if x > 0.0 && x < 1.0 {
+                    d_out * self.w2[row + i] * 2.0 * x
+                } else {
+                    0.0
+                };
+            }
+            for (g, d) in grad.b1.iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &f in features {
+                for (g, d) in grad.w1[f * hidden..(f + 1) * hidden].iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+        error * error
+    }
+
+    fn params_mut(&mut self) -> [&mut [f32]; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
+
+    fn add(&mut self, other: &FloatNetwork) {
+        let theirs = [
+            other.w1.as_slice(),
+            other.b1.as_slice(),
+            other.w2.as_slice(),
+            other.b2.as_slice(),
+        ];
+        for (mine, theirs) in self.params_mut().into_iter().zip(theirs) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for params in self.params_mut() {
+            params.iter_mut().for_each(|p| *p = 0.0);
+        }
+    }
+}
+
+/// The quantised network of a float network.
+pub fn quantise(float: &FloatNetwork) -> Network {
+    let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+    let mut network = Network::zeroed(float.arch);
+    for (w, f) in network.w1.iter_mut().zip(&float.w1) {
+        *w = q(*f, QA);
+    }
+    for (w, f) in network.b1.iter_mut().zip(&float.b1) {
+        *w = q(*f, QA);
+    }
+    for (w, f) in network.w2.iter_mut().zip(&float.w2) {
+        *w = q(*f, QB);
+    }
+    for (b, f) in network.b2.iter_mut().zip(&float.b2) {
+        *b = (f * (QA * QB) as f32).round() as i32;
+    }
+    network
+}
+
+/// Adam's moments.
+struct Adam {
+    m: FloatNetwork,
+    v: FloatNetwork,
+    step: i32,
+}
+
+impl Adam {
+    fn update(&mut self, network: &mut FloatNetwork, grad: &mut FloatNetwork, rate: f32, n: f32) {
+        let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
+        self.step += 1;
+        let c1 = 1.0 - beta1.powi(self.step);
+        let c2 = 1.0 - beta2.powi(self.step);
+        let limits = [W1_LIMIT, W1_LIMIT, W2_LIMIT, W1_LIMIT];
+        for ((((w, g), m), v), limit) in network
+            .params_mut()
+            .into_iter()
+            .zip(grad.params_mut())
+            .zip(self.m.params_mut())
+            .zip(self.v.params_mut())
+            .zip(limits)
+        {
+            for i in 0..w.len() {
+                let gi = g[i] / n;
+                m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
+                w[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + epsilon);
+                w[i] = w[i].clamp(-limit, limit);
+            }
+        }
+    }
+}
+
+/// Mean loss of `samples` (no gradient), over `threads`.
+fn mean_loss(network: &FloatNetwork, samples: &[Sample], threads: usize) -> f32 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let (us, them, n) = s.perspectives(&network.arch);
+                            let bucket = network.bucket(s);
+                            let out = network.forward(&us[..n], &them[..n], bucket).0;
+                            let e = sigmoid(out) - s.target;
+                            f64::from(e * e)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    (total / samples.len() as f64) as f32
+}
+
+/// Runs `brudno train`.
+pub fn run(args: &TrainArgs) -> ExitCode {
+    let started = Instant::now();
+    let arch = match architecture(args) {
+        Ok(arch) => arch,
+        Err(why) => {
+            eprintln!("train: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    let mut game = 0usize;
+    let mut positional_loss = 0f64;
+    for path in &args.data {
+        let mut bad = 0;
+        let loaded = dataset::load(path, &mut |index, why| {
+            bad += 1;
+            if bad <= 10 {
+                eprintln!("{}: {index}: {why}", path.display());
+            }
+        });
+        let records = match loaded {
+            Ok(loaded) => loaded.records,
+            Err(why) => {
+                eprintln!("train: {why}");
+                return ExitCode::from(2);
+            }
+        };
+        if bad > 0 {
+            eprintln!("{}: {bad} bad records skipped", path.display());
+        }
+        for record in &records {
+            if record.game_start {
+                game += 1;
+            }
+            let sample = Sample::new(
+                &record.position,
+                record.score,
+                record.white_result() as f32,
+                args.lambda.clamp(0.0, 1.0),
+            );
+            // Every twentieth game is held out, whole.
+            if game.is_multiple_of(20) {
+                // The hand-written evaluation on the same target: the bar the net must pass.
+                let board = record.position.board();
+                let turn = record.position.turn();
+                let positional = positional::evaluate(board, turn, &WEIGHTS);
+                let error = sigmoid(positional as f32 / SCALE as f32) - sample.target;
+                positional_loss += f64::from(error * error);
+                test.push(sample);
+            } else {
+                if args.mirror && !record.position.chess().castles().any() {
+                    train.push(sample.mirrored());
+                }
+                train.push(sample);
+            }
+        }
+    }
+    if train.len() < args.batch.max(1) {
+        eprintln!(
+            "train: {} training positions, fewer than one batch ({})",
+            train.len(),
+            args.batch
+        );
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "train: {} training and {} held-out positions ({game} games) read in {:.0} s; {} king buckets x {INPUTS} -> {}x2 -> {} output buckets, lambda {}, batch {}, {} threads",
+        train.len(),
+        test.len(),
+        started.elapsed().as_secs_f64(),
+        arch.king_buckets,
+        arch.hidden,
+        arch.output_buckets,
+        args.lambda,
+        args.batch,
+        args.threads
+    );
+    eprintln!(
+        "train: held-out loss of the positional evaluation {:.6}",
+        positional_loss / test.len().max(1) as f64
+    );
+    let network = train_network(&mut train, &test, args, &mut |line| eprintln!("{line}"));
+    let quantised = quantise(&network);
+    if let Err(error) = std::fs::write(&args.output, quantised.to_bytes()) {
+        eprintln!("train: cannot write {}: {error}", args.output.display());
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "train: network written to {} ({} bytes) after {:.0} s",
+        args.output.display(),
+        brudno_engine::eval::nnue::network::file_bytes(&arch),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// Trains a network on `train`, reporting the losses after every epoch through `report`;
+/// returns the network of the epoch with the lowest loss on `test` (the last epoch's when
+/// `test` is empty).
+fn train_network(
+    train: &mut [Sample],
+    test: &[Sample],
+    args: &TrainArgs,
+    report: &mut dyn FnMut(&str),
+) -> FloatNetwork {
+    let threads = args.threads.max(1);
+    let arch = architecture(args).unwrap_or(Architecture::plain(256));
+    let mut network = FloatNetwork::random(arch, args.seed);
+    let mut adam = Adam {
+        m: FloatNetwork::zeros(arch),
+        v: FloatNetwork::zeros(arch),
+        step: 0,
+    };
+    let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros(arch)).collect();
+    let mut rate = args.learning_rate;
+    let mut state = splitmix64(args.seed ^ 0x7261_696e);
+    let batch = args.batch.max(1);
+    // Early stopping: the network of the epoch with the lowest held-out loss is returned.
+    let mut best: Option<(f32, usize, FloatNetwork)> = None;
+    for epoch in 1..=args.epochs {
+        let epoch_started = Instant::now();
+        // Fisher-Yates shuffle.
+        for i in (1..train.len()).rev() {
+            state = splitmix64(state);
+            train.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let mut loss_sum = 0f64;
+        for chunk in train.chunks(batch) {
+            let part = chunk.len().div_ceil(threads);
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let network = &network;
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(chunk.chunks(part))
+                    .map(|(grad, samples)| {
+                        scope.spawn(move || {
+                            grad.clear();
+                            samples
+                                .iter()
+                                .map(|s| f64::from(network.backward(s, grad)))
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            loss_sum += losses.iter().sum::<f64>();
+            let used = chunk.len().div_ceil(part);
+            let (first, rest) = grads.split_at_mut(1);
+            for other in rest.iter().take(used - 1) {
+                first[0].add(other);
+            }
+            adam.update(&mut network, &mut first[0], rate, chunk.len() as f32);
+        }
+        let train_loss = loss_sum / train.len() as f64;
+        let test_loss = mean_loss(&network, test, threads);
+        report(&format!(
+            "epoch {epoch:>3}: train loss {train_loss:.6}, held-out loss {test_loss:.6}, rate {rate:.6}, {:.0} s",
+            epoch_started.elapsed().as_secs_f64()
+        ));
+        if best.as_ref().is_none_or(|(loss, _, _)| test_loss < *loss) || test.is_empty() {
+            best = Some((test_loss, epoch, network.clone()));
+        }
+        rate *= args.decay;
+    }
+    match best {
+        Some((loss, epoch, best)) => {
+            report(&format!(
+                "the network of epoch {epoch} is kept (lowest held-out loss, {loss:.6})"
+            ));
+            best
+        }
+        None => network,
+    }
+}
+
+#[cfg(test)]
+mod tests;
