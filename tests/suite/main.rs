@@ -13,6 +13,7 @@ mod lab_common;
 mod analysis;
 mod bench;
 mod book;
+mod data;
 mod datagen;
 mod ebf;
 mod endgames;
