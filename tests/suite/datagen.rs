@@ -117,6 +117,7 @@ fn a_run_goes_into_the_data_folder_whole_games_only_and_is_checked() {
     let mut file = std::fs::OpenOptions::new().append(true).open(&run).unwrap();
     std::io::Write::write_all(&mut file, &whole[..40]).unwrap();
     drop(file);
+    let (games, moves) = counts(&whole);
     let data = dir.join("data");
     let data_arg = data.to_str().unwrap();
     let (status, stdout, stderr) = common::run_brudno(&[
@@ -133,7 +134,6 @@ fn a_run_goes_into_the_data_folder_whole_games_only_and_is_checked() {
     let stored = std::fs::read(data.join("first.vf.zst")).unwrap();
     assert!(stored.len() < whole.len(), "compressed");
     let manifest = std::fs::read_to_string(data.join("MANIFEST")).unwrap();
-    let (games, moves) = counts(&whole);
     assert!(
         manifest.contains(&format!("games={games} moves={moves}")),
         "{manifest}"
@@ -142,7 +142,7 @@ fn a_run_goes_into_the_data_folder_whole_games_only_and_is_checked() {
         manifest.contains("seed=5") && manifest.contains("nodes=200"),
         "{manifest}"
     );
-    // The same name again is refused: committed data is never rewritten.
+    // The same run again, with no new game, adds nothing.
     let (status, _, stderr) = common::run_brudno(&[
         "data",
         "add",
@@ -153,7 +153,35 @@ fn a_run_goes_into_the_data_folder_whole_games_only_and_is_checked() {
         "first",
     ]);
     assert_eq!(status.code(), Some(2));
-    assert!(stderr.contains("never rewritten"), "{stderr}");
+    assert!(stderr.contains("all in"), "{stderr}");
+    // The run goes on playing; the next add takes only its new games, as a new file.
+    datagen(&run, 700, true);
+    let (status, stdout, stderr) = common::run_brudno(&[
+        "data",
+        "add",
+        run.to_str().unwrap(),
+        "--dir",
+        data_arg,
+        "--name",
+        "second",
+    ]);
+    assert!(status.success(), "{stderr}");
+    assert!(stdout.contains("second.vf.zst"), "{stdout}");
+    let manifest = std::fs::read_to_string(data.join("MANIFEST")).unwrap();
+    assert!(
+        manifest.contains(&format!("first-game={games} ")),
+        "{manifest}"
+    );
+    let continued = std::fs::read(&run).unwrap();
+    let (all_games, all_moves) = counts(&continued);
+    let second =
+        brudno::tools::datastore::decompress(&std::fs::read(data.join("second.vf.zst")).unwrap())
+            .unwrap();
+    assert_eq!(counts(&second), (all_games - games, all_moves - moves));
+    assert!(continued.ends_with(&second));
+    std::fs::remove_file(data.join("second.vf.zst")).unwrap();
+    let first_line: String = manifest.lines().next().unwrap().to_string() + "\n";
+    std::fs::write(data.join("MANIFEST"), first_line).unwrap();
     // check: the counts of the folder; a file the manifest does not name is refused, and so
     // is a named file whose bytes changed.
     let (status, stdout, stderr) = common::run_brudno(&["data", "check", "--dir", data_arg]);
@@ -182,7 +210,9 @@ fn a_run_goes_into_the_data_folder_whole_games_only_and_is_checked() {
     assert!(stderr.contains("checksum"), "{stderr}");
     // datadump reads the stored file as it reads the run.
     std::fs::write(data.join("first.vf.zst"), &stored).unwrap();
-    let (_, a, _) = common::run_brudno(&["datadump", "--summary", run.to_str().unwrap()]);
+    let plain = dir.join("whole.vf");
+    std::fs::write(&plain, &whole).unwrap();
+    let (_, a, _) = common::run_brudno(&["datadump", "--summary", plain.to_str().unwrap()]);
     let path = data.join("first.vf.zst");
     let (status, b, _) = common::run_brudno(&["datadump", "--summary", path.to_str().unwrap()]);
     assert!(status.success());

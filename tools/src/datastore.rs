@@ -26,6 +26,8 @@ use brudno_engine::eval::nnue::network::fnv1a;
 
 /// The manifest's name in the data folder.
 pub const MANIFEST: &str = "MANIFEST";
+/// The setting that says which game of its run a file starts at.
+const FIRST_GAME: &str = "first-game";
 /// The largest file `add` writes.
 pub const MAX_FILE_BYTES: u64 = 40_000_000;
 /// The most bytes on disk per recorded move a file may take.
@@ -311,8 +313,10 @@ fn split_games(raw: &[u8], limit: usize) -> Result<Vec<&[u8]>, String> {
     Ok(pieces)
 }
 
-/// Puts a datagen run into `dir`: its whole games, compressed, under `name` (one file, or
-/// `name-1`, `name-2`, ... when it would pass `MAX_FILE_BYTES`). Returns the new entries.
+/// Puts a datagen run into `dir`: its whole games not yet there, compressed, under `name`
+/// (one file, or `name-1`, `name-2`, ... when it would pass `MAX_FILE_BYTES`), each line
+/// saying which game of the run it starts at (`first-game`). A run that goes on playing can
+/// so be added again and again, each time as new files. Returns the new entries.
 pub fn add(run: &Path, dir: &Path, name: &str) -> Result<Vec<Entry>, String> {
     let (settings, progress) = run_settings(run)?;
     let data = fs::read(run).map_err(|e| format!("cannot read {}: {e}", run.display()))?;
@@ -335,10 +339,22 @@ pub fn add(run: &Path, dir: &Path, name: &str) -> Result<Vec<Entry>, String> {
             progress.moves
         ));
     }
-    if games == 0 {
-        return Err(format!("{} holds no whole game", run.display()));
-    }
+    // The games of this run already in the folder (an earlier `add` of the same run, which
+    // went on playing since): only the games after them are new.
     let existing = read_manifest(dir)?;
+    let same_run = |entry: &&Entry| {
+        let theirs = entry.settings.iter().filter(|(k, _)| k != FIRST_GAME);
+        theirs.eq(settings.iter())
+    };
+    let stored: u64 = existing.iter().filter(same_run).map(|e| e.games).sum();
+    if games <= stored {
+        return Err(format!(
+            "{}: its {games} whole games are all in {} already",
+            run.display(),
+            dir.join(MANIFEST).display()
+        ));
+    }
+    let whole = &whole[viriformat::skip_games(whole, stored)?..];
     // Compressed data is about 0.8 of the raw: pieces of raw bytes that compress under the
     // limit with room to spare.
     let limit = (MAX_FILE_BYTES as f64 / 0.95) as usize;
@@ -356,6 +372,7 @@ pub fn add(run: &Path, dir: &Path, name: &str) -> Result<Vec<Entry>, String> {
     };
     fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let mut entries = Vec::new();
+    let mut first_game = stored;
     for (index, (piece, bytes)) in pieces.iter().zip(&compressed).enumerate() {
         let file = if pieces.len() == 1 {
             format!("{name}.vf.zst")
@@ -369,10 +386,13 @@ pub fn add(run: &Path, dir: &Path, name: &str) -> Result<Vec<Entry>, String> {
             ));
         }
         let (games, moves) = viriformat::count(piece)?;
+        let mut settings = settings.clone();
+        settings.push((FIRST_GAME.to_string(), first_game.to_string()));
+        first_game += games;
         entries.push((
             Entry {
                 file,
-                settings: settings.clone(),
+                settings,
                 games,
                 moves,
                 raw_bytes: piece.len() as u64,
@@ -421,6 +441,30 @@ fn default_name(run: &Path) -> String {
     format!("{year:04}-{month:02}-{day:02}-seed{seed}")
 }
 
+/// `base`, or `base-b`, `base-c`, ... : the first that names no file of `dir` yet (a run
+/// added again the same day).
+fn free_name(dir: &Path, base: &str) -> String {
+    let taken = |name: &str| {
+        fs::read_dir(dir).is_ok_and(|listing| {
+            listing.flatten().any(|f| {
+                f.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{name}."))
+                    || f.file_name()
+                        .to_string_lossy()
+                        .starts_with(&format!("{name}-"))
+            })
+        })
+    };
+    if !taken(base) {
+        return base.to_string();
+    }
+    (b'b'..=b'z')
+        .map(|letter| format!("{base}-{}", letter as char))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| format!("{base}-{}", std::process::id()))
+}
+
 /// The date of a day number since 1970-01-01 (Howard Hinnant's algorithm).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
@@ -439,7 +483,9 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 pub fn run(args: &DataArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
     match &args.action {
         DataAction::Add { run, dir, name } => {
-            let name = name.clone().unwrap_or_else(|| default_name(run));
+            let name = name
+                .clone()
+                .unwrap_or_else(|| free_name(dir, &default_name(run)));
             match add(run, dir, &name) {
                 Ok(entries) => {
                     for entry in entries {

@@ -184,6 +184,25 @@ pub fn read_all(data: &[u8], bad: &mut dyn FnMut(usize, &str)) -> Vec<Game> {
     games
 }
 
+/// The byte where game `games` (from 0) starts: after that many whole games, or why the
+/// bytes do not hold them.
+pub fn skip_games(data: &[u8], games: u64) -> Result<usize, String> {
+    let mut at = 0;
+    for game in 0..games {
+        at += RECORD_BYTES;
+        loop {
+            let bytes = data
+                .get(at..at + MOVE_BYTES)
+                .ok_or_else(|| format!("{game} whole games, fewer than {games}"))?;
+            at += MOVE_BYTES;
+            if bytes == [0; MOVE_BYTES] {
+                break;
+            }
+        }
+    }
+    Ok(at)
+}
+
 /// The counts of a file: games and recorded moves, from the end markers alone (no position
 /// is decoded, so it is fast), or why the bytes are not a sequence of whole games.
 pub fn count(data: &[u8]) -> Result<(u64, u64), String> {
@@ -325,6 +344,9 @@ mod tests {
         assert_eq!(reported.len(), 1);
         assert_eq!(reported[0].0, 1);
         assert_eq!(count(&two), Ok((3, 6)));
+        assert_eq!(skip_games(&two, 1), Ok(bytes.len()));
+        assert_eq!(skip_games(&two, 3), Ok(two.len()));
+        assert!(skip_games(&two, 4).is_err());
         assert!(count(&two[..two.len() - 1]).is_err());
     }
 
