@@ -17,8 +17,10 @@ use shakmaty::{
 };
 
 mod changes;
+mod check;
 mod movegen;
 pub use changes::PieceChanges;
+pub use check::CheckInfo;
 
 /// The Polyglot key of the standard start position.
 pub const START_KEY: u64 = 0x463b_9618_1691_fc9c;
@@ -33,6 +35,9 @@ pub struct Position {
     /// The castling rights as four bits (see `castling_bits`), kept so that a move only
     /// recomputes them when shakmaty's rook mask says a right was lost.
     castling: u8,
+    /// The pieces giving check to the side to move, computed once when the position is made
+    /// (shakmaty computes them again at every call).
+    checkers: Bitboard,
 }
 
 /// Why a FEN or a move from outside was refused; the message is meant for a user.
@@ -59,11 +64,13 @@ impl Position {
         let ep_file = chess.ep_square(EnPassantMode::Legal).map(Square::file);
         let key = full_key(&chess);
         let castling = castling_bits(&chess);
+        let checkers = chess.checkers();
         Self {
             chess,
             key,
             ep_file,
             castling,
+            checkers,
         }
     }
 
@@ -146,7 +153,13 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.chess.is_check()
+        self.checkers.any()
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
     }
 
     /// All legal moves.
@@ -159,7 +172,7 @@ impl Position {
     /// check, without generating the quiet moves (`generate_captures`). In check it returns
     /// every legal evasion, as `legal_moves` does.
     pub fn tactical_moves(&self) -> MoveList {
-        if self.chess.is_check() {
+        if self.is_check() {
             return self.chess.legal_moves();
         }
         let mut moves = MoveList::new();
@@ -168,8 +181,14 @@ impl Position {
     }
 
     /// Whether neither side can possibly mate (K v K, K+minor v K, same-coloured bishops...).
+    /// A pawn, rook or queen on the board always leaves a mate possible, so that common case
+    /// is answered from one bitboard test (shakmaty's full test looks at every piece).
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {
+        let board = self.chess.board();
+        if (board.pawns() | board.rooks_and_queens()).any() {
+            return false;
+        }
         self.chess.is_insufficient_material()
     }
 
@@ -198,9 +217,11 @@ impl Position {
             key: 0,
             ep_file: None,
             castling: 0,
+            checkers: Bitboard::EMPTY,
         };
         let changes = PieceChanges::of_move(m, self.turn());
         (next.key, next.ep_file, next.castling) = self.updated(&mut next.chess, m, &changes);
+        next.checkers = next.chess.checkers();
         next
     }
 
@@ -220,6 +241,7 @@ impl Position {
         child.chess.clone_from(&self.chess);
         let changes = PieceChanges::of_move(m, self.turn());
         (child.key, child.ep_file, child.castling) = self.updated(&mut child.chess, m, &changes);
+        child.checkers = child.chess.checkers();
         changes
     }
 
@@ -273,7 +295,7 @@ impl Position {
     /// The position with the other side to move and nothing else changed (a "null move"), or
     /// `None` when the side to move is in check (passing would leave the king capturable).
     pub fn play_null(&self) -> Option<Self> {
-        if self.chess.is_check() {
+        if self.is_check() {
             return None;
         }
         let chess = self.chess.clone().swap_turn().ok()?;
@@ -281,12 +303,15 @@ impl Position {
         if let Some(file) = self.ep_file {
             key ^= Zobrist64::zobrist_for_en_passant_file(file).0;
         }
+        // The side that passed was not in check, so the side that passed to cannot be either.
         let null = Self {
             chess,
             key,
             ep_file: None,
             castling: self.castling,
+            checkers: Bitboard::EMPTY,
         };
+        debug_assert_eq!(null.checkers, null.chess.checkers());
         debug_assert_eq!(null.key, full_key(&null.chess), "null-move Zobrist key");
         Some(null)
     }

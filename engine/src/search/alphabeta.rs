@@ -410,6 +410,8 @@ impl<O: Observer> Worker<'_, O> {
         let rows = self.continuation_rows(ply);
         // One buffer for every child: copy-make writes into it instead of returning a copy.
         let mut child = pos.clone();
+        // The node's check squares, computed when futility pruning first asks.
+        let mut check_info = None;
 
         // Step 11. Search the moves.
         let mut best_move = None;
@@ -475,23 +477,23 @@ impl<O: Observer> Worker<'_, O> {
                 continue;
             }
 
-            let changes = pos.play_into(mv, &mut child);
-            self.made_move(ply + 1, &changes);
-            self.search.tt.prefetch(child.key());
-            let gives_check = child.is_check();
-
             // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
+            // Decided before the move is made (whether it gives check is read from the move
+            // and the node's check squares), so a pruned move costs no copy, key, network
+            // update or prefetch.
             if features.futility
                 && !revisiting
                 && !pv_node
                 && !in_check
                 && is_quiet
-                && !gives_check
                 && searched > 0
                 && depth <= params::futility_max_depth()
                 && !score::is_decisive(alpha)
                 && static_eval + params::futility_base() + params::futility_per_depth() * depth
                     <= alpha
+                && check_info
+                    .get_or_insert_with(|| pos.check_info())
+                    .is_some_and(|info| !pos.gives_check(mv, &info))
             {
                 self.observer.technique(
                     ply,
@@ -503,6 +505,11 @@ impl<O: Observer> Worker<'_, O> {
                 );
                 continue;
             }
+
+            let changes = pos.play_into(mv, &mut child);
+            self.made_move(ply + 1, &changes);
+            self.search.tt.prefetch(child.key());
+            let gives_check = child.is_check();
 
             // The first move is neither put off nor marked: every thread searches it (it sets
             // the bound for the rest). The others are put off at most once.
