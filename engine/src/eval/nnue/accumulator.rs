@@ -117,6 +117,8 @@ pub struct Stack {
     key_changed: Vec<[bool; 2]>,
     /// The refresh cache: per perspective, per king key index.
     cache: [Vec<CacheEntry>; 2],
+    /// Whether the network runs its AVX2 loops (then a width of `fixed.rs` takes its path).
+    avx2: bool,
 }
 
 impl Stack {
@@ -140,6 +142,7 @@ impl Stack {
                 vec![entry.clone(); keys_per_side],
                 vec![entry; keys_per_side],
             ],
+            avx2: network.simd_name() == "avx2",
         }
     }
 
@@ -198,6 +201,15 @@ impl Stack {
     /// move: each perspective's accumulator brought up to date from the nearest computed
     /// ancestor, or refreshed from the cache.
     pub fn evaluate(&mut self, ply: usize, pos: &Position, network: &Network) -> Value {
+        if let Some(value) = self.evaluate_fixed(ply, pos, network) {
+            return value;
+        }
+        self.evaluate_generic(ply, pos, network)
+    }
+
+    /// `evaluate` through the generic path (any width, any processor): the reference the
+    /// fixed-width path of `fixed.rs` is tested against.
+    pub fn evaluate_generic(&mut self, ply: usize, pos: &Position, network: &Network) -> Value {
         for perspective in [Color::White, Color::Black] {
             self.bring_up_to_date(ply, perspective, pos.board(), network);
         }
@@ -301,5 +313,6 @@ impl Stack {
     }
 }
 
+mod fixed;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! The accumulators against a refresh from scratch, for the plain network and for one with
-//! king buckets, mirroring and output buckets.
+//! king buckets, mirroring and output buckets, through the generic path and through the
+//! fixed-width path (`fixed.rs`) where the width and the processor have one.
 
 use shakmaty::{Move, Square};
 
@@ -86,15 +87,29 @@ fn updates_equal_a_refresh_after_every_move() {
         ),
         ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
     ];
-    for arch in [Architecture::plain(32), bucketed()] {
+    let wide_bucketed = Architecture {
+        hidden: 256,
+        ..bucketed()
+    };
+    for arch in [
+        Architecture::plain(32),
+        bucketed(),
+        Architecture::plain(256),
+        Architecture::plain(128),
+        wide_bucketed,
+    ] {
         let network = varied(arch);
         let mut seen = [0; 4];
         let mut state = 1;
+        let mut fixed_path = 0;
         for (fen, chess960) in starts {
             for _game in 0..6 {
                 let mut pos = Position::from_fen(fen, chess960).unwrap();
                 let mut stack = Stack::new(400, &network);
                 stack.set_root(&pos);
+                // The same moves through the generic path alone.
+                let mut generic = Stack::new(400, &network);
+                generic.set_root(&pos);
                 let first = stack.evaluate(0, &pos, &network);
                 let fresh = Accumulator::refreshed(pos.board(), &network);
                 assert_eq!(first, network.output(&fresh, pos.board(), pos.turn()));
@@ -133,10 +148,18 @@ fn updates_equal_a_refresh_after_every_move() {
                     let mut child = pos.clone();
                     let changes = pos.play_into(mv, &mut child);
                     stack.push_move(ply, &changes);
+                    generic.push_move(ply, &changes);
                     pos = child;
                     // Evaluate only some plies, so updates also span several moves.
                     if state % 3 != 0 || ply % 17 == 0 {
-                        let value = stack.evaluate(ply, &pos, &network);
+                        let value = match stack.evaluate_fixed(ply, &pos, &network) {
+                            Some(value) => {
+                                fixed_path += 1;
+                                value
+                            }
+                            None => stack.evaluate(ply, &pos, &network),
+                        };
+                        assert_eq!(value, generic.evaluate_generic(ply, &pos, &network));
                         let fresh = Accumulator::refreshed(pos.board(), &network);
                         assert_eq!(stacked(&stack, ply), fresh, "{} after {mv}", pos.fen());
                         assert_eq!(value, network.output(&fresh, pos.board(), pos.turn()));
@@ -148,6 +171,17 @@ fn updates_equal_a_refresh_after_every_move() {
             seen.iter().all(|&s| s > 0),
             "castles, en passant, promotions, kings: {seen:?}"
         );
+        // The widths of `fixed.rs` take their path wherever the processor has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert_eq!(
+                fixed_path > 0,
+                arch.hidden != 32,
+                "{fixed_path} at {}",
+                arch.hidden
+            );
+        }
+        let _ = fixed_path;
     }
 }
 
