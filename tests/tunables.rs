@@ -15,7 +15,7 @@ mod tuning_build {
     use brudno::eval::Evaluation;
     use brudno::position::Position;
     use brudno::search::features::Features;
-    use brudno::search::histories::HistoryStore;
+    use brudno::search::history::HistoryStore;
     use brudno::search::params::{self, TUNABLES};
     use brudno::search::time::{Scaling, deadlines};
     use brudno::search::tt::TranspositionTable;

@@ -168,18 +168,6 @@ impl Position {
         self.chess.legal_moves()
     }
 
-    /// The legal captures and promotions (quiescence's moves) when the side to move is not in
-    /// check, without generating the quiet moves (`generate_captures`). In check it returns
-    /// every legal evasion, as `legal_moves` does.
-    pub fn tactical_moves(&self) -> MoveList {
-        if self.is_check() {
-            return self.chess.legal_moves();
-        }
-        let mut moves = MoveList::new();
-        self.generate_captures(|m| moves.push(m));
-        moves
-    }
-
     /// Whether neither side can possibly mate (K v K, K+minor v K, same-coloured bishops...).
     /// A pawn, rook or queen on the board always leaves a mate possible, so that common case
     /// is answered from one bitboard test (shakmaty's full test looks at every piece).

@@ -232,7 +232,7 @@ fn alpha_beta_equals_minimax_and_examines_no_more_leaves() {
                 "{} d{depth}",
                 pos.fen()
             );
-            for order in [MoveOrder::Generation, MoveOrder::MvvLva, MoveOrder::Worst] {
+            for order in [MoveOrder::Generation, MoveOrder::Staged, MoveOrder::Worst] {
                 let ab = search_with(pos, &[], &bare_config(true, order), &limits);
                 assert_eq!(
                     ab.score,
@@ -245,7 +245,7 @@ fn alpha_beta_equals_minimax_and_examines_no_more_leaves() {
                     "{order:?} examined more leaves: {} d{depth}",
                     pos.fen()
                 );
-                if order == MoveOrder::MvvLva {
+                if order == MoveOrder::Staged {
                     total_alphabeta += ab.stats.leaves;
                 }
             }
@@ -269,11 +269,11 @@ fn two_threads_defer_moves_and_return_the_exact_value() {
     for pos in random_positions(10, 0x5EED_0002) {
         for depth in 4..=5 {
             let limits = Limits::depth(depth);
-            let one = search_with(&pos, &[], &bare_config(true, MoveOrder::MvvLva), &limits);
+            let one = search_with(&pos, &[], &bare_config(true, MoveOrder::Staged), &limits);
             assert_eq!(one.stats.deferred, 0, "one thread never defers");
             let two_threads = SearchConfig {
                 threads: 2,
-                ..bare_config(true, MoveOrder::MvvLva)
+                ..bare_config(true, MoveOrder::Staged)
             };
             for _ in 0..2 {
                 let two = search_with(&pos, &[], &two_threads, &limits);

@@ -32,7 +32,7 @@ use shakmaty::{CastlingMode, Color};
 
 use book::OpeningBook;
 use brudno_engine::position::Position;
-use brudno_engine::search::histories::HistoryStore;
+use brudno_engine::search::history::HistoryStore;
 use brudno_engine::search::level::{self, Level};
 use brudno_engine::search::report::bestmove_line;
 use brudno_engine::search::tablebase::{Syzygy, Tablebases};

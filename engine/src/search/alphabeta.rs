@@ -337,7 +337,7 @@ impl<O: Observer> Worker<'_, O> {
         // Step 10. The hash move, if legal here: the move picker tries it before any move
         // is generated (it often refutes at once). The lab's fixed orders generate first, as
         // the plain algorithm does.
-        let staged_hash = if matches!(config.order, MoveOrder::MvvLva) {
+        let staged_hash = if matches!(config.order, MoveOrder::Staged) {
             tt::legal_move_from_packed(hash_move, pos)
         } else {
             None
@@ -396,7 +396,7 @@ impl<O: Observer> Worker<'_, O> {
         // The moves come from the picker (movepick.rs): the hash move, good captures,
         // killers, countermove, quiet moves by history, losing captures, each stage prepared
         // when reached; or, for the lab's orders, every move scored at once.
-        let mut picker = if matches!(config.order, MoveOrder::MvvLva) {
+        let mut picker = if matches!(config.order, MoveOrder::Staged) {
             MovePicker::main(staged_hash, excluded, in_check)
         } else {
             MovePicker::lab(

@@ -9,7 +9,8 @@
 
 use shakmaty::{Color, Move};
 
-use super::movepick::{OrderingContext, continuation_rows};
+use super::history::ContinuationHistory;
+use super::movepick::OrderingContext;
 use super::observer::Observer;
 use super::params;
 use super::score::{self, MAX_PLY};
@@ -103,7 +104,10 @@ impl<O: Observer> Worker<'_, O> {
                 0
             }
         };
-        Some(continuation_rows(moved(1), moved(2)))
+        Some([
+            ContinuationHistory::row(moved(1)),
+            ContinuationHistory::row(moved(2)),
+        ])
     }
 
     /// A capture (or promotion) caused a cut-off: raise its capture history and lower that of

@@ -14,7 +14,6 @@ mod abdada;
 mod alphabeta;
 pub mod features;
 mod heuristics;
-pub mod histories;
 pub mod history;
 pub mod level;
 pub mod movepick;
@@ -134,7 +133,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         Self {
             pruning: true,
-            order: MoveOrder::MvvLva,
+            order: MoveOrder::Staged,
             hash_move: true,
             tt_cutoffs: true,
             iterative_deepening: true,
@@ -314,7 +313,7 @@ pub struct Search<'a> {
     pub control: &'a SearchControl,
     /// Where the threads find the histories of the previous search and leave theirs; `None`
     /// starts every search with empty ones.
-    pub histories: Option<&'a histories::HistoryStore>,
+    pub histories: Option<&'a history::HistoryStore>,
 }
 
 /// Puts the MultiPV lines of a completed iteration best first. Each line is the best of the
@@ -389,7 +388,7 @@ impl Search<'_> {
     }
 
     /// Leaves thread `index`'s histories for the next search, when there is a store.
-    fn keep_histories(&self, index: usize, learned: Box<histories::Histories>) {
+    fn keep_histories(&self, index: usize, learned: Box<history::Histories>) {
         if let Some(store) = self.histories {
             store.put(index, learned);
         }

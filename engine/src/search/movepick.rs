@@ -25,8 +25,8 @@ use arrayvec::ArrayVec;
 use shakmaty::{Color, Move};
 
 use super::features::Features;
-use super::histories::Histories;
-use super::history::{ContinuationHistory, from_to, piece_to};
+use super::history::Histories;
+use super::history::{from_to, piece_to};
 use super::ordering::{self, MoveOrder, ScoredMove, ScoredMoves, is_tactical, pick_next};
 use super::see;
 use super::tt::{self, PackedMove};
@@ -121,15 +121,6 @@ impl OrderingContext<'_> {
             mvv_lva
         }
     }
-}
-
-/// The continuation-history rows for a node whose previous two moves had the piece-to
-/// indices `previous` (one ply before) and `before` (two plies before), 0 for none.
-pub fn continuation_rows(previous: u16, before: u16) -> [usize; 2] {
-    [
-        ContinuationHistory::row(previous),
-        ContinuationHistory::row(before),
-    ]
 }
 
 /// The moves of one node, one at a time (see the module's description).
@@ -228,7 +219,7 @@ impl MovePicker {
         excluded: PackedMove,
     ) -> Self {
         let mut picker = Self::new(Stage::Scored);
-        picker.moves = ordering::score_moves(moves, order, hash_move, key, |_| 0);
+        picker.moves = ordering::score_moves(moves, order, hash_move, key);
         if excluded != 0 {
             picker.moves.retain(|m| tt::pack_move(m.mv) != excluded);
         }

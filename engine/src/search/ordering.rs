@@ -11,8 +11,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, Role};
 
 use super::tt::{PackedMove, pack_move};
-/// The generator behind `MoveOrder::Random`, re-exported where it used to live.
-pub use crate::rng::splitmix64;
+use crate::rng::splitmix64;
 
 /// How moves are ordered (a switch of the search, for the search lab).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +22,11 @@ pub enum MoveOrder {
     Worst,
     /// A random order, fixed by the seed and the position's key (repeatable).
     Random(u64),
-    /// Captures and promotions first by MVV-LVA, then quiet moves.
-    MvvLva,
+    /// The engine's order, the staged move picker's (`movepick.rs`): the hash move, captures
+    /// and promotions by MVV-LVA, killers and countermove, quiet moves by history, losing
+    /// captures (each where its switch is on). At the root, before any history: the hash
+    /// move, captures by MVV-LVA, then the quiet moves as generated.
+    Staged,
 }
 
 /// A move with its ordering score (higher is tried earlier).
@@ -71,7 +73,6 @@ pub fn score_moves(
     order: MoveOrder,
     hash_move: PackedMove,
     key: u64,
-    quiet_score: impl Fn(Move) -> i32,
 ) -> ScoredMoves {
     let mut scored = ScoredMoves::new();
     let mut random = match order {
@@ -96,11 +97,11 @@ pub fn score_moves(
                     random = splitmix64(random);
                     (random >> 34) as i32
                 }
-                MoveOrder::MvvLva => {
+                MoveOrder::Staged => {
                     if is_tactical(mv) {
                         CAPTURE_BASE + mvv_lva_score(mv)
                     } else {
-                        quiet_score(mv)
+                        0
                     }
                 }
             }
@@ -134,7 +135,7 @@ mod tests {
     fn ordered(fen: &str, order: MoveOrder, hash: PackedMove) -> Vec<Move> {
         let pos = Position::from_fen(fen, false).unwrap();
         let legal = pos.legal_moves();
-        let mut scored = score_moves(&legal, order, hash, pos.key(), |_| 0);
+        let mut scored = score_moves(&legal, order, hash, pos.key());
         (0..scored.len())
             .map(|i| pick_next(&mut scored, i))
             .collect()
@@ -144,7 +145,7 @@ mod tests {
 
     #[test]
     fn mvv_lva_takes_the_queen_with_the_pawn_first() {
-        let moves = ordered(FEN, MoveOrder::MvvLva, 0);
+        let moves = ordered(FEN, MoveOrder::Staged, 0);
         let uci: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         // Queen victims first (pawn takes before knight... only the pawn can), then the rook.
         assert_eq!(moves[0].capture(), Some(Role::Queen));
@@ -169,7 +170,7 @@ mod tests {
             MoveOrder::Generation,
             MoveOrder::Worst,
             MoveOrder::Random(3),
-            MoveOrder::MvvLva,
+            MoveOrder::Staged,
         ] {
             assert_eq!(ordered(FEN, order, pack_move(quiet))[0], quiet);
         }
@@ -179,12 +180,19 @@ mod tests {
     fn picking_one_by_one_is_a_stable_sort() {
         let pos = Position::from_fen(FEN, false).unwrap();
         let legal = pos.legal_moves();
-        let quiet_score = |m: Move| (m.to() as i32 * 7) % 13;
-        let mut by_selection = score_moves(&legal, MoveOrder::MvvLva, 0, pos.key(), quiet_score);
+        // Scores with many ties, as quiet moves' histories have.
+        let scored = |order| {
+            let mut moves = score_moves(&legal, order, 0, pos.key());
+            for m in moves.iter_mut().filter(|m| !is_tactical(m.mv)) {
+                m.score = (m.mv.to() as i32 * 7) % 13;
+            }
+            moves
+        };
+        let mut by_selection = scored(MoveOrder::Staged);
         for i in 0..legal.len() {
             pick_next(&mut by_selection, i);
         }
-        let mut stable = score_moves(&legal, MoveOrder::MvvLva, 0, pos.key(), quiet_score);
+        let mut stable = scored(MoveOrder::Staged);
         stable.sort_by_key(|m| std::cmp::Reverse(m.score));
         let names = |list: &ScoredMoves| list.iter().map(|m| m.mv).collect::<Vec<_>>();
         assert_eq!(names(&by_selection), names(&stable));

@@ -15,7 +15,7 @@ use shakmaty::Move;
 
 use super::abdada::Searching;
 use super::features::Features;
-use super::histories::Histories;
+use super::history::Histories;
 use super::movepick::MovePicker;
 use super::observer::{Observer, Silent};
 use super::params;

@@ -114,11 +114,11 @@ impl LabConfig {
             },
             LabConfig::Alphabeta => baseline,
             LabConfig::MvvLva => SearchConfig {
-                order: MoveOrder::MvvLva,
+                order: MoveOrder::Staged,
                 ..baseline
             },
             LabConfig::IdTt => SearchConfig {
-                order: MoveOrder::MvvLva,
+                order: MoveOrder::Staged,
                 hash_move: true,
                 iterative_deepening: true,
                 ..baseline

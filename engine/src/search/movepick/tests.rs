@@ -8,6 +8,7 @@ use shakmaty::Move;
 use super::*;
 use crate::rng::splitmix64;
 use crate::search::features::Features;
+use crate::search::history::ContinuationHistory;
 use crate::search::see::see_non_negative;
 
 /// Positions with checks, promotions, en passant, castling (standard and Chess960).
@@ -132,7 +133,10 @@ fn every_mode_yields_each_legal_move_once() {
         let context = OrderingContext {
             features: all_features,
             histories: &histories,
-            continuation: Some(continuation_rows((state % 769) as u16, (state % 31) as u16)),
+            continuation: Some([
+                ContinuationHistory::row((state % 769) as u16),
+                ContinuationHistory::row((state % 31) as u16),
+            ]),
             killers: [killers[0], bogus],
             countermove,
         };
@@ -194,7 +198,7 @@ fn every_mode_yields_each_legal_move_once() {
             MoveOrder::Generation,
             MoveOrder::Worst,
             MoveOrder::Random(3),
-            MoveOrder::MvvLva,
+            MoveOrder::Staged,
         ] {
             let mut picker = MovePicker::lab(&legal, order, hash, pos.key(), 0);
             let lab = drain(&mut picker, &pos, &context);
@@ -224,7 +228,9 @@ fn banded_order(
         legal.to_vec()
     } else {
         let quiets = legal.iter().copied().filter(|m| !is_tactical(*m));
-        pos.tactical_moves().into_iter().chain(quiets).collect()
+        let mut captures = Vec::new();
+        pos.generate_captures(|m| captures.push(m));
+        captures.into_iter().chain(quiets).collect()
     };
     let mut scored: Vec<(Move, i32)> = listed
         .iter()
@@ -303,7 +309,7 @@ fn the_main_order_equals_the_banded_order() {
                     histories: &histories,
                     continuation: features
                         .continuation_history
-                        .then(|| continuation_rows((state % 769) as u16, 0)),
+                        .then(|| [ContinuationHistory::row((state % 769) as u16), 0]),
                     killers,
                     countermove,
                 };

@@ -46,7 +46,7 @@ fn deferred_moves_are_searched_last_and_never_dropped() {
     // Plain alpha-beta: its value does not depend on the order of the moves.
     let config = SearchConfig {
         pruning: true,
-        order: MoveOrder::MvvLva,
+        order: MoveOrder::Staged,
         ..SearchConfig::lab_baseline()
     };
     for depth in [3, 4] {
