@@ -4,12 +4,16 @@
 //! The side to move may stand pat (decline every capture) unless it is in check; in check
 //! every evasion is searched, so a mated side scores as mated. Losing captures (by SEE) and
 //! captures that cannot reach alpha (delta pruning) are skipped when those features are on.
+//! The transposition table serves quiescence as it serves the main search (with the same
+//! switches): a stored bound that settles a non-PV node answers it, a stored static
+//! evaluation saves computing it, and every node stores its result at depth 0.
 
 use super::movepick::MovePicker;
 use super::observer::Observer;
 use super::params;
-use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::score::{self, DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::see_non_negative;
+use super::tt::{self, Bound, TtEntry};
 use super::worker::Worker;
 use crate::eval::{self, Evaluation, Value, piece_value};
 use crate::position::Position;
@@ -26,9 +30,34 @@ impl<O: Observer> Worker<'_, O> {
         self.stats.qnodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let features = self.features;
+        let config = self.search.config;
         let in_check = pos.is_check();
+        let original_alpha = alpha;
+
+        // The table: a stored bound that settles this node answers it (any stored depth
+        // reaches the horizon; not at PV nodes, so the line stays whole), and a stored
+        // static evaluation saves computing it.
+        let mut tt_eval = None;
+        if config.hash_move
+            && let Some(entry) = self.search.tt.probe(pos.key())
+        {
+            self.stats.tt_hits += 1;
+            let stored = score::from_tt(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => stored >= beta,
+                Bound::Upper => stored <= alpha,
+            };
+            if config.tt_cutoffs && beta - alpha == 1 && usable {
+                self.stats.tt_cutoffs += 1;
+                return stored;
+            }
+            tt_eval = Some(entry.eval);
+        }
+
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
+        let mut raw_eval = 0;
         if !in_check {
             // Lazy evaluation: far above beta on material alone, the positional terms will
             // not bring the score back down; stand pat on the material (through the endgame
@@ -41,8 +70,8 @@ impl<O: Observer> Worker<'_, O> {
             }
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
-            let raw = self.evaluate(pos, ply);
-            stand_pat = self.corrected_eval(pos, raw);
+            raw_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos, ply));
+            stand_pat = self.corrected_eval(pos, raw_eval);
             best = stand_pat;
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
@@ -55,6 +84,7 @@ impl<O: Observer> Worker<'_, O> {
         // generated without the quiet moves, by MVV-LVA (the picker's quiescence mode).
         let mut picker = MovePicker::quiescence();
         let mut child = pos.clone();
+        let mut best_move = 0;
         while let Some(mv) = picker.next(pos, &self.ordering(ply, None)) {
             if !in_check {
                 // Delta pruning: even winning this piece cannot reach alpha.
@@ -80,6 +110,7 @@ impl<O: Observer> Worker<'_, O> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = tt::pack_move(mv);
                 }
                 if score >= beta {
                     break;
@@ -88,6 +119,27 @@ impl<O: Observer> Worker<'_, O> {
         }
         if in_check && picker.yielded() == 0 {
             return mated_in(ply);
+        }
+        // Store the result at depth 0 with its bound (a deeper entry of this search is
+        // kept: `TranspositionTable::store`).
+        if config.hash_move {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.search.tt.store(
+                pos.key(),
+                TtEntry {
+                    mv: best_move,
+                    score: score::to_tt(best, ply),
+                    eval: if in_check { 0 } else { raw_eval },
+                    depth: 0,
+                    bound,
+                },
+            );
         }
         best
     }
