@@ -1,6 +1,6 @@
 //! The self-play data kept in the repository (`data/`): every file is named by
 //! `data/MANIFEST`, every named file is there with the checksum of its bytes, its game and
-//! move counts and no more than 3.5 bytes per recorded move (`tools::datastore::check`, what
+//! move counts, and the folder takes no more than 3.5 bytes per recorded move (`tools::datastore::check`, what
 //! `brudno data check` prints).
 
 use std::path::Path;
