@@ -115,6 +115,9 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
     assert_eq!(info["format_version"], 2);
     assert_eq!(info["checksum"], format!("{:016x}", network.checksum()));
     assert_eq!(info["bytes"], network.to_bytes().len());
+    // The embedded network's training record (nets/default.json) names it by its checksum.
+    assert_eq!(info["training"]["network_checksum"], info["checksum"]);
+    assert!(info["training"]["positions"].as_u64().unwrap() > 1_000_000);
 
     let good = temp("info.nnue");
     std::fs::write(&good, network.to_bytes()).unwrap();
@@ -122,6 +125,13 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
     assert!(status.success());
     let from_file: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(from_file["checksum"], info["checksum"]);
+    // A file without its record beside it says so.
+    assert!(
+        from_file["training"]
+            .as_str()
+            .unwrap()
+            .contains("no training record")
+    );
 
     let mut corrupt = network.to_bytes();
     corrupt[4000] ^= 1;
@@ -202,6 +212,34 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     // Parsed, not loaded: loading would change the network the other tests here search with.
     let bytes = std::fs::read(&net).unwrap();
     assert!(Network::parse(&bytes).is_ok());
+    // The training record beside it, and in nnue-info: what the network learned from.
+    let (status, info, _) = common::run_brudno(&["nnue-info", net.to_str().unwrap()]);
+    assert!(status.success());
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    let record = &info["training"];
+    assert!(record["positions"].as_u64().unwrap() > 100, "{record}");
+    assert_eq!(record["data"][0]["file"], "gen.vf");
+    assert_eq!(record["epochs"], 2);
+    assert_eq!(record["network_checksum"], info["checksum"]);
+    assert!(record["started_from"].is_null());
+    // A warm start from it says so.
+    let warm = dir.join("warm.nnue");
+    let (status, _, stderr) = common::run_brudno(&[
+        "train",
+        data,
+        "--output",
+        warm.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--init",
+        net.to_str().unwrap(),
+    ]);
+    assert!(status.success(), "{stderr}");
+    let (_, warm_info, _) = common::run_brudno(&["nnue-info", warm.to_str().unwrap()]);
+    let warm_info: serde_json::Value = serde_json::from_str(&warm_info).unwrap();
+    assert_eq!(warm_info["training"]["started_from"], info["checksum"]);
     // Another shape: 32 hidden neurons, eight output buckets; a width the format cannot
     // hold is refused before any training.
     let wide = dir.join("bucketed.nnue");

@@ -34,6 +34,11 @@ pub fn run(args: &NnueInfoArgs) -> ExitCode {
     };
     let mut info = info_json(&network);
     info["file"] = serde_json::Value::String(source);
+    // What it learned from, when its record is there (`brudno train` writes it).
+    info["training"] = crate::train::record::find(args.file.as_deref(), network.checksum())
+        .unwrap_or_else(|| {
+            serde_json::Value::String("no training record beside this network".to_string())
+        });
     let text = serde_json::to_string(&info).unwrap_or_default();
     let _ = writeln!(std::io::stdout(), "{text}");
     ExitCode::SUCCESS

@@ -148,6 +148,11 @@ pub struct TrainArgs {
     /// mirrored left to right for a king on files e-h (`king_layout`).
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
+    /// Start from this network (a warm start, usually with a smaller --learning-rate)
+    /// instead of random weights; its shape is the run's (--hidden and the buckets are
+    /// ignored).
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// One training position: its active inputs from White's perspective in the first king
@@ -409,6 +414,25 @@ pub fn quantise(float: &FloatNetwork) -> Network {
     network
 }
 
+impl FloatNetwork {
+    /// The weights of a quantised network, as floats (a warm start: `quantise` gives the
+    /// network back).
+    pub fn dequantised(network: &Network) -> Self {
+        let f = |w: i16, scale: i32| f32::from(w) / scale as f32;
+        FloatNetwork {
+            arch: network.arch,
+            w1: network.w1.iter().map(|&w| f(w, QA)).collect(),
+            b1: network.b1.iter().map(|&w| f(w, QA)).collect(),
+            w2: network.w2.iter().map(|&w| f(w, QB)).collect(),
+            b2: network
+                .b2
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
+        }
+    }
+}
+
 /// Adam's moments.
 struct Adam {
     m: FloatNetwork,
@@ -473,7 +497,20 @@ fn mean_loss(network: &FloatNetwork, samples: &[Sample], threads: usize) -> f32 
 /// Runs `brudno train`.
 pub fn run(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
-    let arch = match architecture(args) {
+    let init = match &args.init {
+        None => None,
+        Some(path) => match brudno_engine::eval::nnue::read_file(&path.to_string_lossy()) {
+            Ok(network) => Some(network),
+            Err(why) => {
+                eprintln!("train: --init: {why}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let arch = match init
+        .as_ref()
+        .map_or_else(|| architecture(args), |n| Ok(n.arch))
+    {
         Ok(arch) => arch,
         Err(why) => {
             eprintln!("train: {why}");
@@ -483,6 +520,7 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     let mut train = Vec::new();
     let mut test = Vec::new();
     let mut game = 0usize;
+    let mut positions = 0u64;
     let mut positional_loss = 0f64;
     for path in &args.data {
         let mut bad = 0;
@@ -526,6 +564,7 @@ pub fn run(args: &TrainArgs) -> ExitCode {
                     train.push(sample.mirrored());
                 }
                 train.push(sample);
+                positions += 1;
             }
         }
     }
@@ -553,10 +592,27 @@ pub fn run(args: &TrainArgs) -> ExitCode {
         "train: held-out loss of the positional evaluation {:.6}",
         positional_loss / test.len().max(1) as f64
     );
-    let network = train_network(&mut train, &test, args, &mut |line| eprintln!("{line}"));
+    let start = init.as_ref().map(FloatNetwork::dequantised);
+    let (network, kept) = train_network(&mut train, &test, args, arch, start, &mut |line| {
+        eprintln!("{line}")
+    });
     let quantised = quantise(&network);
     if let Err(error) = std::fs::write(&args.output, quantised.to_bytes()) {
         eprintln!("train: cannot write {}: {error}", args.output.display());
+        return ExitCode::from(1);
+    }
+    let run = record::Run {
+        args,
+        positions,
+        held_out: test.len() as u64,
+        games: game as u64,
+        kept,
+        start: init.as_ref().map(Network::checksum),
+        checksum: quantised.checksum(),
+    };
+    let text = serde_json::to_string_pretty(&record::to_json(&run)).unwrap_or_default();
+    if let Err(error) = std::fs::write(record::sidecar(&args.output), text + "\n") {
+        eprintln!("train: cannot write the training record: {error}");
         return ExitCode::from(1);
     }
     eprintln!(
@@ -568,18 +624,20 @@ pub fn run(args: &TrainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Trains a network on `train`, reporting the losses after every epoch through `report`;
-/// returns the network of the epoch with the lowest loss on `test` (the last epoch's when
-/// `test` is empty).
+/// Trains a network of shape `arch` on `train` from `start` (random weights when `None`),
+/// reporting the losses after every epoch through `report`; returns the network of the
+/// epoch with the lowest loss on `test` (the last epoch's when `test` is empty), with that
+/// epoch and its loss.
 fn train_network(
     train: &mut [Sample],
     test: &[Sample],
     args: &TrainArgs,
+    arch: Architecture,
+    start: Option<FloatNetwork>,
     report: &mut dyn FnMut(&str),
-) -> FloatNetwork {
+) -> (FloatNetwork, (usize, f32)) {
     let threads = args.threads.max(1);
-    let arch = architecture(args).unwrap_or(Architecture::plain(256));
-    let mut network = FloatNetwork::random(arch, args.seed);
+    let mut network = start.unwrap_or_else(|| FloatNetwork::random(arch, args.seed));
     let mut adam = Adam {
         m: FloatNetwork::zeros(arch),
         v: FloatNetwork::zeros(arch),
@@ -645,11 +703,12 @@ fn train_network(
             report(&format!(
                 "the network of epoch {epoch} is kept (lowest held-out loss, {loss:.6})"
             ));
-            best
+            (best, (epoch, loss))
         }
-        None => network,
+        None => (network, (0, f32::NAN)),
     }
 }
 
+pub mod record;
 #[cfg(test)]
 mod tests;

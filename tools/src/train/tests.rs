@@ -20,6 +20,7 @@ fn test_args(hidden: usize, king_buckets: usize, output_buckets: usize) -> Train
         hidden,
         output_buckets,
         king_buckets,
+        init: None,
     }
 }
 
@@ -217,7 +218,10 @@ fn training_lowers_the_loss() {
         let arch = architecture(&args).unwrap();
         let before = mean_loss(&FloatNetwork::random(arch, args.seed), &train, 1);
         let mut lines = Vec::new();
-        let network = train_network(&mut train, &[], &args, &mut |l| lines.push(l.to_string()));
+        let (network, kept) = train_network(&mut train, &[], &args, arch, None, &mut |l| {
+            lines.push(l.to_string())
+        });
+        assert_eq!(kept.0, 30);
         let after = mean_loss(&network, &train, 1);
         assert!(
             after < before / 4.0,
@@ -233,5 +237,15 @@ fn training_lowers_the_loss() {
         let queen_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
         assert!(network.evaluate(&queen_up) > 100.0);
         assert_eq!(quantise(&network).arch.king_buckets, king_buckets);
+    }
+}
+
+/// A warm start (`--init`) begins where the network it starts from is: its weights come back
+/// through `dequantised` and `quantise` unchanged.
+#[test]
+fn a_warm_start_begins_at_the_network_it_starts_from() {
+    for arch in shapes(32) {
+        let random = quantise(&FloatNetwork::random(arch, 9));
+        assert!(quantise(&FloatNetwork::dequantised(&random)) == random);
     }
 }
