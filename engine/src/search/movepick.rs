@@ -261,6 +261,11 @@ impl MovePicker {
         next
     }
 
+    /// The stages that hand out moves already scored are here; those that generate or score
+    /// are functions of their own, kept out of line: inlined, their set-up (board masks,
+    /// attack tables) was hoisted into this function's entry and paid at every call, about
+    /// 80 instructions each time a scored move was merely picked.
+    #[inline]
     fn advance(&mut self, pos: &Position, context: &OrderingContext) -> Option<Move> {
         loop {
             match self.stage {
@@ -317,14 +322,7 @@ impl MovePicker {
                 }
                 Stage::ScoreQuiets => {
                     if !self.skip_quiets {
-                        if !self.quiets_generated {
-                            self.generate_quiets(pos);
-                        }
-                        let us = pos.turn();
-                        for scored in &mut self.moves[self.quiet_start..] {
-                            let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
-                            scored.score = butterfly + continuation;
-                        }
+                        self.score_quiets(pos, context);
                     }
                     self.next = self.quiet_start;
                     self.stage = Stage::Quiets;
@@ -354,16 +352,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateTactical => {
-                    let moves = &mut self.moves;
-                    let push = |mv| {
-                        let score = ordering::mvv_lva_score(mv);
-                        moves.push(ScoredMove { mv, score });
-                    };
-                    if pos.is_check() {
-                        pos.legal_moves().into_iter().for_each(push);
-                    } else {
-                        pos.generate_captures(push);
-                    }
+                    self.generate_tactical(pos);
                     self.stage = Stage::Tactical;
                 }
                 Stage::Tactical => {
@@ -413,7 +402,38 @@ impl MovePicker {
         packed == self.excluded || Some(packed) == self.hash_move.map(tt::pack_move)
     }
 
+    /// Quiescence and ProbCut: the captures and promotions by MVV-LVA, or every evasion in
+    /// check.
+    #[inline(never)]
+    fn generate_tactical(&mut self, pos: &Position) {
+        let moves = &mut self.moves;
+        let push = |mv| {
+            let score = ordering::mvv_lva_score(mv);
+            moves.push(ScoredMove { mv, score });
+        };
+        if pos.is_check() {
+            pos.legal_moves().into_iter().for_each(push);
+        } else {
+            pos.generate_captures(push);
+        }
+    }
+
+    /// The quiet stage: the quiet moves generated (unless they came with the evasions) and
+    /// scored by their histories.
+    #[inline(never)]
+    fn score_quiets(&mut self, pos: &Position, context: &OrderingContext) {
+        if !self.quiets_generated {
+            self.generate_quiets(pos);
+        }
+        let us = pos.turn();
+        for scored in &mut self.moves[self.quiet_start..] {
+            let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
+            scored.score = butterfly + continuation;
+        }
+    }
+
     /// Not in check: the captures and promotions (generated without the quiet moves), scored.
+    #[inline(never)]
     fn generate_captures(&mut self, pos: &Position, context: &OrderingContext) {
         let us = pos.turn();
         let hash = self.hash_move.map_or(0, tt::pack_move);
@@ -436,6 +456,7 @@ impl MovePicker {
     /// In check: every evasion at once, the captures scored first in `moves`, the quiet
     /// moves after them (scored when reached); the killers and countermove are looked up
     /// among them.
+    #[inline(never)]
     fn generate_evasions(&mut self, pos: &Position, context: &OrderingContext) {
         let legal = pos.legal_moves();
         self.legal = Some(legal.len());
@@ -463,6 +484,7 @@ impl MovePicker {
     /// Not in check, at the quiet stage: the quiet moves after the captures (all picked by
     /// now; the losing ones are kept apart), less the hash move, the excluded move and the
     /// killers and countermove already tried.
+    #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position) {
         self.moves.truncate(self.quiet_start);
         let hash = self.hash_move.map_or(0, tt::pack_move);
