@@ -17,6 +17,7 @@ use shakmaty::Move;
 
 use super::abdada::{self, Claim};
 use super::history;
+use super::lmr::LateMove;
 use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
 use super::ordering::{MoveOrder, is_tactical};
@@ -553,19 +554,19 @@ impl<O: Observer> Worker<'_, O> {
                     && !gives_check
                     && !in_check
                 {
-                    self.late_move_reduction(
+                    let late = LateMove {
                         depth,
                         searched,
                         pv_node,
                         improving,
                         cut_node,
-                        pos.turn(),
+                        side: pos.turn(),
                         mv,
                         packed,
-                        ply,
-                    )
-                    .min(new_depth - 1)
-                    .max(0)
+                    };
+                    self.late_move_reduction(&late, ply)
+                        .min(new_depth - 1)
+                        .max(0)
                 } else {
                     0
                 };

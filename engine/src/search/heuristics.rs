@@ -1,10 +1,11 @@
 //! What the search learns for move ordering and how it reads it: killer moves, the
 //! countermove table, the history heuristic, the continuation history (a quiet move scored by
-//! the moves one and two plies before it) and the capture history, the late-move reduction
-//! amount that the histories adjust, and the correction history, which corrects the static
-//! evaluation by what searches of the same pawn structure found.
+//! the moves one and two plies before it) and the capture history, and the correction
+//! history, which corrects the static evaluation by what searches of the same pawn structure
+//! found.
 //!
-//! The order itself is the move picker's (`movepick.rs`); the tables are `history.rs`'s.
+//! The order itself is the move picker's (`movepick.rs`); the tables are `history.rs`'s; the
+//! late-move reduction the histories adjust is decided in `lmr.rs`.
 //! Here the search rewards the move that caused a cut-off and punishes those tried before it.
 
 use shakmaty::{Color, Move};
@@ -13,7 +14,7 @@ use super::history::ContinuationHistory;
 use super::movepick::OrderingContext;
 use super::observer::Observer;
 use super::params;
-use super::score::{self, MAX_PLY};
+use super::score;
 use super::tt::PackedMove;
 use super::worker::{NULL_MOVE, Worker};
 use crate::eval::Value;
@@ -52,42 +53,6 @@ impl<O: Observer> Worker<'_, O> {
             .ordering(ply, self.continuation_rows(ply))
             .quiet_histories(side, mv);
         butterfly + continuation
-    }
-
-    /// The reduction for a late quiet move, from the log table adjusted by node type,
-    /// improvement, killers and history.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn late_move_reduction(
-        &self,
-        depth: i32,
-        searched: usize,
-        pv_node: bool,
-        improving: bool,
-        cut_node: bool,
-        side: Color,
-        mv: Move,
-        packed: PackedMove,
-        ply: usize,
-    ) -> i32 {
-        let mut reduction =
-            i32::from(self.reductions[(depth as usize).min(MAX_PLY)][searched.min(63)]);
-        if pv_node {
-            reduction -= params::lmr_pv_node();
-        }
-        if !improving {
-            reduction += params::lmr_not_improving();
-        }
-        if cut_node {
-            reduction += params::lmr_cut_node();
-        }
-        if self.plies[ply].killers.contains(&packed) {
-            reduction -= params::lmr_killer();
-        }
-        let (butterfly, continuation) = self
-            .ordering(ply, self.continuation_rows(ply))
-            .quiet_histories(side, mv);
-        let history = butterfly + continuation / 2;
-        reduction - history / params::lmr_history_divisor()
     }
 
     /// The continuation-history rows of the moves one and two plies before the node at `ply`

@@ -16,6 +16,7 @@ pub mod features;
 mod heuristics;
 pub mod history;
 pub mod level;
+pub mod lmr;
 pub mod movepick;
 pub mod observer;
 pub mod ordering;

@@ -176,14 +176,14 @@ tunables! {
     /// Late move reductions: the table's divisor of ln(depth) ln(move number), in
     /// hundredths.
     lmr_divisor = 225, 120, 400, 12.0;
-    /// Late move reductions: plies less at PV nodes.
-    lmr_pv_node = 1, 0, 3, 0.5;
-    /// Late move reductions: plies more when the position is not improving.
-    lmr_not_improving = 1, 0, 3, 0.5;
-    /// Late move reductions: plies more at expected cut nodes.
-    lmr_cut_node = 1, 0, 3, 0.5;
-    /// Late move reductions: plies less for a killer move.
-    lmr_killer = 1, 0, 3, 0.5;
+    /// Late move reductions: 1024ths of a ply less at PV nodes.
+    lmr_pv_node = 1024, 0, 3072, 128.0;
+    /// Late move reductions: 1024ths of a ply more when the position is not improving.
+    lmr_not_improving = 1024, 0, 3072, 128.0;
+    /// Late move reductions: 1024ths of a ply more at expected cut nodes.
+    lmr_cut_node = 1024, 0, 3072, 128.0;
+    /// Late move reductions: 1024ths of a ply less for a killer move.
+    lmr_killer = 1024, 0, 3072, 128.0;
     /// Late move reductions: history points per ply of reduction removed or added.
     lmr_history_divisor = 8192, 2048, 16384, 600.0;
 
@@ -232,11 +232,11 @@ pub fn history_bonus(depth: i32) -> i32 {
 }
 
 /// The late-move reduction table's entry for `depth` and move `number` (both from 1), in
-/// whole plies: `lmr_base + ln(depth) ln(number) / lmr_divisor`.
-pub fn lmr_table_entry(depth: usize, number: usize) -> u8 {
+/// 1024ths of a ply: `lmr_base + ln(depth) ln(number) / lmr_divisor`.
+pub fn lmr_table_entry(depth: usize, number: usize) -> i32 {
     let r = f64::from(lmr_base()) / 100.0
         + (depth as f64).ln() * (number as f64).ln() / (f64::from(lmr_divisor()) / 100.0);
-    r.max(0.0) as u8
+    (r.max(0.0) * 1024.0) as i32
 }
 
 #[cfg(test)]
@@ -269,8 +269,8 @@ mod tests {
         assert_eq!(tm_hard_factor(), find("tm_hard_factor"));
         assert_eq!(history_bonus(3), 16 * 9 + 32 * 3);
         assert_eq!(history_bonus(20), 1200);
-        assert_eq!(lmr_table_entry(1, 1), 0);
-        assert_eq!(lmr_table_entry(10, 10), 3);
+        assert_eq!(lmr_table_entry(1, 1), 768);
+        assert_eq!(lmr_table_entry(10, 10) / 1024, 3);
     }
 
     #[test]

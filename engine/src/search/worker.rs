@@ -5,8 +5,6 @@
 //! The search itself lives next door: `root.rs` (iterations and the root), `alphabeta.rs`
 //! (negamax), `quiescence.rs` and `heuristics.rs` (move ordering and what it learns).
 
-#[cfg(not(feature = "tune"))]
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -16,9 +14,9 @@ use shakmaty::Move;
 use super::abdada::Searching;
 use super::features::Features;
 use super::history::Histories;
+use super::lmr;
 use super::movepick::MovePicker;
 use super::observer::{Observer, Silent};
-use super::params;
 use super::score::{self, INFINITY, MAX_PLY};
 use super::stats::Stats;
 use super::tablebase::{RootRanking, rank_root};
@@ -147,44 +145,6 @@ impl Shared {
     }
 }
 
-/// Late move reductions by `[depth][move number]`, from the tunables `lmr_base` and
-/// `lmr_divisor`.
-fn compute_reductions() -> Vec<[u8; 64]> {
-    let mut table = vec![[0u8; 64]; MAX_PLY + 1];
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (number, cell) in row.iter_mut().enumerate().skip(1) {
-            *cell = params::lmr_table_entry(depth, number);
-        }
-    }
-    table
-}
-
-/// The late move reductions, computed once for every search and thread.
-#[cfg(not(feature = "tune"))]
-fn reduction_table() -> &'static [[u8; 64]] {
-    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
-    TABLE.get_or_init(compute_reductions)
-}
-
-/// The late move reductions, computed again after a tunable changed (a tuning build).
-#[cfg(feature = "tune")]
-fn reduction_table() -> &'static [[u8; 64]] {
-    /// The table and the `params::GENERATION` it was computed at.
-    type Built = Option<(u64, &'static [[u8; 64]])>;
-    static TABLE: Mutex<Built> = Mutex::new(None);
-    let generation = params::GENERATION.load(Ordering::Relaxed);
-    let mut table = TABLE.lock().unwrap_or_else(|p| p.into_inner());
-    match *table {
-        Some((built, cells)) if built == generation => cells,
-        _ => {
-            // A few kilobytes per `setoption` of a tuning run.
-            let cells: &'static [[u8; 64]] = Vec::leak(compute_reductions());
-            *table = Some((generation, cells));
-            cells
-        }
-    }
-}
-
 /// The legal root moves the search may play: those of `searchmoves`, or all of them when it
 /// is empty or names none.
 pub(super) fn root_candidates(search: &Search) -> Vec<Move> {
@@ -229,8 +189,8 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     /// The histories (quiet, countermove, continuation, capture, correction), kept between
     /// searches when the search has a `HistoryStore`.
     pub(super) learned: Box<Histories>,
-    /// Late move reductions by `[depth][move number]`.
-    pub(super) reductions: &'static [[u8; 64]],
+    /// The table part of the late move reductions (`lmr.rs`).
+    pub(super) reductions: Arc<lmr::Table>,
     /// Cached static evaluations: [key, value]. All zeros at first, so the allocation comes
     /// zeroed from the system and a short search touches only the pages it uses.
     pub(super) eval_cache: Vec<[u64; 2]>,
@@ -310,7 +270,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             pv: vec![Line::new(); MAX_PLY + 1],
             plies: vec![Ply::default(); MAX_PLY + 4],
             learned: Histories::new(),
-            reductions: reduction_table(),
+            reductions: lmr::table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             nnue: (search.config.eval == Evaluation::Nnue).then(|| {
                 let network = nnue::active();
