@@ -12,10 +12,10 @@ use super::movepick::MovePicker;
 use super::observer::Observer;
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mated_in};
-use super::see::see_non_negative;
+use super::see::{self, see_non_negative};
 use super::tt::{self, Bound, TtEntry};
 use super::worker::Worker;
-use crate::eval::{self, Evaluation, Value, piece_value};
+use crate::eval::{self, Evaluation, Value};
 use crate::position::Position;
 
 impl<O: Observer> Worker<'_, O> {
@@ -90,7 +90,7 @@ impl<O: Observer> Worker<'_, O> {
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if features.futility
                     && mv.promotion().is_none()
-                    && stand_pat + mv.capture().map_or(0, piece_value) + params::delta_margin()
+                    && stand_pat + mv.capture().map_or(0, see::value) + params::delta_margin()
                         <= alpha
                 {
                     continue;

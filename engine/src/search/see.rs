@@ -10,12 +10,15 @@ use shakmaty::{Bitboard, Move, Role, Square};
 
 use crate::position::Position;
 
-/// Exchange values (the king's is never captured: it ends the sequence).
-const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+/// The search's piece values, one scale for everything the search weighs material with:
+/// the exchanges here, the capture order (`ordering::mvv_lva_score`) and delta pruning in
+/// quiescence. (The king's is never captured: it ends an exchange.)
+const VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
+/// The search's value of a piece of `role`, in centipawns.
 #[inline]
-fn value(role: Role) -> i32 {
-    SEE_VALUES[role as usize - 1]
+pub fn value(role: Role) -> i32 {
+    VALUES[role as usize - 1]
 }
 
 /// Whether a capture cannot lose material: the victim is worth at least the capturer (then
