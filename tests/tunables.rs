@@ -66,8 +66,27 @@ mod tuning_build {
             increment: Duration::from_millis(600),
             ..Limits::default()
         };
-        let d = deadlines(&clock, Duration::from_millis(10));
-        out.push(d.hard.unwrap().as_micros() as u64);
+        // A plain clock; one whose increment dwarfs it (the ceilings bind); the last move
+        // before the control; a movetime that Move Overhead would swallow.
+        let ceilings = Limits {
+            time: Some(Duration::from_millis(1_000)),
+            increment: Duration::from_millis(2_000),
+            ..Limits::default()
+        };
+        let last = Limits {
+            time: Some(Duration::from_millis(10_000)),
+            movestogo: Some(1),
+            ..Limits::default()
+        };
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        for (limits, overhead) in [(&clock, 10), (&ceilings, 10), (&last, 10), (&movetime, 500)] {
+            let d = deadlines(limits, Duration::from_millis(overhead));
+            out.push(d.soft.unwrap().as_micros() as u64);
+            out.push(d.hard.unwrap().as_micros() as u64);
+        }
         let start = Position::default();
         let moves = start.legal_moves();
         let mut scaling = Scaling::default();
@@ -78,6 +97,12 @@ mod tuning_build {
         }
         out
     }
+
+    /// Numbers that act only where a fingerprint cannot look: with several threads (whose
+    /// node counts are not repeatable) and with tablebases. Each is read where it acts
+    /// (`params::abdada_defer_depth` in `alphabeta.rs` and `root.rs`,
+    /// `params::tb_store_depth` in `alphabeta.rs`).
+    const ACT_ELSEWHERE: [&str; 2] = ["abdada_defer_depth", "tb_store_depth"];
 
     #[test]
     fn every_tunable_is_an_option_that_changes_the_engine() {
@@ -99,7 +124,7 @@ mod tuning_build {
                 changed |= fingerprint() != base;
             }
             params::set(tunable.name, tunable.default);
-            if !changed {
+            if !changed && !ACT_ELSEWHERE.contains(&tunable.name) {
                 inert.push(tunable.name);
             }
         }

@@ -17,9 +17,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Remaining depth from which children are marked and deferred (shallower subtrees are cheaper
-/// to search twice than to coordinate).
-pub(super) const DEFER_DEPTH: i32 = 3;
 /// Sets per thread: a thread marks at most one position per ply of its path, so this leaves
 /// most sets empty and a full set (a lost mark) rare.
 const SETS_PER_THREAD: usize = 64;

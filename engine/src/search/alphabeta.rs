@@ -15,7 +15,7 @@ use arrayvec::ArrayVec;
 
 use shakmaty::Move;
 
-use super::abdada::{self, Claim};
+use super::abdada::Claim;
 use super::history;
 use super::lmr::LateMove;
 use super::movepick::MovePicker;
@@ -179,7 +179,7 @@ impl<O: Observer> Worker<'_, O> {
                             mv: 0,
                             score: score::to_tt(value, ply),
                             eval,
-                            depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                            depth: (depth + params::tb_store_depth()).min(MAX_PLY as i32 - 1),
                             bound,
                         },
                     );
@@ -365,7 +365,7 @@ impl<O: Observer> Worker<'_, O> {
                 self.plies[ply].excluded = hash_move;
                 let value = self.negamax(
                     pos,
-                    (depth - 1) / 2,
+                    (depth - 1) / params::se_depth_divisor(),
                     singular_beta - 1,
                     singular_beta,
                     ply,
@@ -421,7 +421,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut searched = 0usize;
         // Moves put off because another thread is searching them (Lazy SMP only): they come
         // after all the others, when their results are likely in the table.
-        let defer = depth >= abdada::DEFER_DEPTH && self.shared.searching.is_on();
+        let defer = depth >= params::abdada_defer_depth() && self.shared.searching.is_on();
         let mut deferred: ArrayVec<Move, 64> = ArrayVec::new();
         let mut revisited = 0;
         loop {

@@ -82,9 +82,13 @@ impl<O: Observer> Worker<'_, O> {
             return;
         }
         let bonus = params::history_bonus(depth);
-        self.learned.captures.update(us, mv, bonus);
+        self.learned
+            .captures
+            .update(us, mv, bonus, params::capture_history_limit());
         for &other in tried {
-            self.learned.captures.update(us, other, -bonus);
+            self.learned
+                .captures
+                .update(us, other, -bonus, params::capture_history_limit());
         }
     }
 
@@ -95,7 +99,9 @@ impl<O: Observer> Worker<'_, O> {
         }
         let bonus = params::history_bonus(depth);
         for &other in tried {
-            self.learned.captures.update(us, other, -bonus);
+            self.learned
+                .captures
+                .update(us, other, -bonus, params::capture_history_limit());
         }
     }
 
@@ -121,9 +127,13 @@ impl<O: Observer> Worker<'_, O> {
         if !self.features.correction_history || score::is_decisive(best) {
             return;
         }
-        self.learned
-            .correction
-            .update(pos.board(), pos.turn(), depth, best - static_eval);
+        self.learned.correction.update(
+            pos.board(),
+            pos.turn(),
+            depth,
+            best - static_eval,
+            (params::correction_max(), params::correction_weight_max()),
+        );
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and countermove, raise its
@@ -149,17 +159,19 @@ impl<O: Observer> Worker<'_, O> {
         let bonus = params::history_bonus(depth);
         if features.history {
             let table = &mut self.learned.butterfly;
-            table.update(side, usize::from(packed), bonus);
+            let limit = params::history_limit();
+            table.update(side, usize::from(packed), bonus, limit);
             for &(other, _) in tried {
-                table.update(side, usize::from(other), -bonus);
+                table.update(side, usize::from(other), -bonus, limit);
             }
         }
         if let Some(rows) = self.continuation_rows(ply) {
             let table = &mut self.learned.continuation;
+            let limit = params::continuation_limit();
             for row in rows {
-                table.update(row, moved, bonus);
+                table.update(row, moved, bonus, limit);
                 for &(_, other) in tried {
-                    table.update(row, other, -bonus);
+                    table.update(row, other, -bonus, limit);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The tables in which the search learns from its own results: the butterfly history of
 //! quiet moves, the countermoves, the continuation history, the capture history and the
 //! correction history. Each type owns its size, its indexing and its update rule (the
-//! *gravity* rule for the move histories: values stay within `±LIMIT`, and a bonus moves an
+//! *gravity* rule for the move histories: values stay within `±limit`, and a bonus moves an
 //! entry less the nearer it already is to the limit, so recent results weigh more than old
 //! ones).
 //!
@@ -53,9 +53,6 @@ pub struct ButterflyHistory {
 }
 
 impl ButterflyHistory {
-    /// Largest magnitude of an entry.
-    pub const LIMIT: i32 = 16_384;
-
     /// Empty (all zero).
     pub fn new() -> Self {
         Self {
@@ -69,11 +66,12 @@ impl ButterflyHistory {
         self.table[side as usize][from_to & 0xfff]
     }
 
-    /// Moves the entry by `bonus` (negative to punish), by the gravity rule.
+    /// Moves the entry by `bonus` (negative to punish), by the gravity rule within
+    /// `±limit`.
     #[inline]
-    pub fn update(&mut self, side: Color, from_to: usize, bonus: i32) {
+    pub fn update(&mut self, side: Color, from_to: usize, bonus: i32, limit: i32) {
         let entry = &mut self.table[side as usize][from_to & 0xfff];
-        *entry = gravity(*entry, bonus, Self::LIMIT);
+        *entry = gravity(*entry, bonus, limit);
     }
 }
 
@@ -125,9 +123,6 @@ pub struct ContinuationHistory {
 }
 
 impl ContinuationHistory {
-    /// Largest magnitude of an entry.
-    pub const LIMIT: i32 = 16_384;
-
     /// Empty (a zeroed allocation: pages come from the system as they are used).
     pub fn new() -> Self {
         Self {
@@ -147,15 +142,15 @@ impl ContinuationHistory {
         i32::from(self.table[row + usize::from(piece_to)])
     }
 
-    /// Moves the entry by `bonus`, by the gravity rule. Row 0 (no earlier move) stays zero,
-    /// so that reading it needs no test.
+    /// Moves the entry by `bonus`, by the gravity rule within `±limit` (at most `i16`'s
+    /// range). Row 0 (no earlier move) stays zero, so that reading it needs no test.
     #[inline]
-    pub fn update(&mut self, row: usize, piece_to: u16, bonus: i32) {
+    pub fn update(&mut self, row: usize, piece_to: u16, bonus: i32, limit: i32) {
         if row == 0 {
             return;
         }
         let entry = &mut self.table[row + usize::from(piece_to)];
-        *entry = gravity(i32::from(*entry), bonus, Self::LIMIT) as i16;
+        *entry = gravity(i32::from(*entry), bonus, limit.min(i32::from(i16::MAX))) as i16;
     }
 }
 
@@ -172,9 +167,6 @@ pub struct CaptureHistory {
 }
 
 impl CaptureHistory {
-    /// Largest magnitude of an entry.
-    pub const LIMIT: i32 = 16_384;
-
     /// Empty.
     pub fn new() -> Self {
         Self {
@@ -193,11 +185,12 @@ impl CaptureHistory {
         i32::from(self.table[Self::index(us, mv)])
     }
 
-    /// Moves the entry by `bonus`, by the gravity rule.
+    /// Moves the entry by `bonus`, by the gravity rule within `±limit` (at most `i16`'s
+    /// range).
     #[inline]
-    pub fn update(&mut self, us: Color, mv: Move, bonus: i32) {
+    pub fn update(&mut self, us: Color, mv: Move, bonus: i32, limit: i32) {
         let entry = &mut self.table[Self::index(us, mv)];
-        *entry = gravity(i32::from(*entry), bonus, Self::LIMIT) as i16;
+        *entry = gravity(i32::from(*entry), bonus, limit.min(i32::from(i16::MAX))) as i16;
     }
 }
 
@@ -219,8 +212,6 @@ impl CorrectionHistory {
     pub const SIZE: usize = 1 << 14;
     /// Units per centipawn.
     pub const GRAIN: i32 = 256;
-    /// Largest correction, in centipawns.
-    pub const MAX: i32 = 64;
 
     /// Empty.
     pub fn new() -> Self {
@@ -249,13 +240,21 @@ impl CorrectionHistory {
     }
 
     /// A search to `depth` found the position `difference` centipawns better than the
-    /// corrected static evaluation: move the entry towards that, weighted by the depth.
+    /// corrected static evaluation: move the entry towards that, weighted by the depth (up to
+    /// `weight_max` 256ths), keeping it within `±max` centipawns.
     #[inline]
-    pub fn update(&mut self, board: &Board, turn: Color, depth: i32, difference: i32) {
+    pub fn update(
+        &mut self,
+        board: &Board,
+        turn: Color,
+        depth: i32,
+        difference: i32,
+        (max, weight_max): (i32, i32),
+    ) {
         let entry = &mut self.table[Self::index(board, turn)];
-        let weight = (depth + 1).min(16);
+        let weight = (depth + 1).min(weight_max);
         let target = difference * Self::GRAIN;
-        let limit = Self::MAX * Self::GRAIN;
+        let limit = max * Self::GRAIN;
         *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 }
@@ -334,30 +333,30 @@ mod tests {
         }
     }
 
+    /// The limit the search gives (`params::history_limit`'s default).
+    const LIMIT: i32 = 16_384;
+
     #[test]
     fn gravity_keeps_entries_within_the_limit_and_decays() {
         let mut table = ButterflyHistory::new();
         let index = from_to(quiet(Square::G1, Square::F3));
         for _ in 0..1000 {
-            table.update(Color::White, index, 1200);
+            table.update(Color::White, index, 1200, LIMIT);
         }
         let high = table.get(Color::White, index);
-        assert!(high > 15_000 && high <= ButterflyHistory::LIMIT, "{high}");
+        assert!(high > 15_000 && high <= LIMIT, "{high}");
         // The other side and other moves are untouched.
         assert_eq!(table.get(Color::Black, index), 0);
         // A punishment moves a saturated entry more than a reward does.
-        table.update(Color::White, index, -1200);
+        table.update(Color::White, index, -1200, LIMIT);
         assert!(high - table.get(Color::White, index) > 1200);
         let mut fresh = ContinuationHistory::new();
         let row = ContinuationHistory::row(5);
         for _ in 0..1000 {
-            fresh.update(row, 9, -1200);
+            fresh.update(row, 9, -1200, LIMIT);
         }
         let low = fresh.get(row, 9);
-        assert!(
-            (-ContinuationHistory::LIMIT..-15_000).contains(&low),
-            "{low}"
-        );
+        assert!((-LIMIT..-15_000).contains(&low), "{low}");
         assert_eq!(fresh.get(ContinuationHistory::row(6), 9), 0);
     }
 
@@ -374,7 +373,7 @@ mod tests {
             to: Square::E5,
             promotion: None,
         };
-        captures.update(Color::White, takes(Role::Pawn), 500);
+        captures.update(Color::White, takes(Role::Pawn), 500, LIMIT);
         assert_eq!(captures.get(Color::White, takes(Role::Pawn)), 500);
         assert_eq!(captures.get(Color::White, takes(Role::Queen)), 0);
     }
@@ -384,12 +383,12 @@ mod tests {
         let mut table = CorrectionHistory::new();
         let board = Board::default();
         for _ in 0..500 {
-            table.update(&board, Color::White, 10, 300);
+            table.update(&board, Color::White, 10, 300, (64, 16));
         }
-        assert_eq!(table.get(&board, Color::White), CorrectionHistory::MAX);
+        assert_eq!(table.get(&board, Color::White), 64);
         assert_eq!(table.get(&board, Color::Black), 0);
         for _ in 0..500 {
-            table.update(&board, Color::White, 10, 20);
+            table.update(&board, Color::White, 10, 20, (64, 16));
         }
         assert!((19..=20).contains(&table.get(&board, Color::White)));
     }

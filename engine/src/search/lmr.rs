@@ -98,7 +98,7 @@ impl<O: Observer> Worker<'_, O> {
         let rows = self.continuation_rows(ply);
         let (butterfly, continuation) =
             self.ordering(ply, rows).quiet_histories(late.side, late.mv);
-        let history = butterfly + continuation / 2;
+        let history = butterfly + continuation * params::lmr_continuation_percent() / 100;
         reduction -= history * PLY / params::lmr_history_divisor();
         reduction / PLY
     }

@@ -28,13 +28,12 @@ use super::features::Features;
 use super::history::Histories;
 use super::history::{from_to, piece_to};
 use super::ordering::{self, MoveOrder, ScoredMove, ScoredMoves, is_tactical, pick_next};
+use super::params;
 use super::see;
 use super::tt::{self, PackedMove};
 use crate::eval::Value;
 use crate::position::Position;
 
-/// Capture ordering with capture history: MVV-LVA points weigh this much against it.
-const MVV_LVA_WEIGHT: i32 = 1024;
 /// Quiet moves picked by selection before the rest are sorted at once.
 const SELECTION_PICKS: usize = 4;
 
@@ -116,7 +115,8 @@ impl OrderingContext<'_> {
     fn capture_score(&self, side: Color, mv: Move) -> i32 {
         let mvv_lva = ordering::mvv_lva_score(mv);
         if self.features.capture_history {
-            mvv_lva * MVV_LVA_WEIGHT + self.histories.captures.get(side, mv) / 2
+            mvv_lva * params::caphist_mvv_lva_weight()
+                + self.histories.captures.get(side, mv) * params::caphist_order_percent() / 100
         } else {
             mvv_lva
         }

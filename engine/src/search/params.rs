@@ -108,6 +108,9 @@ tunables! {
     aspiration_widening = 50, 20, 200, 10.0;
     /// Aspiration: past this half-width the window opens fully.
     aspiration_max_delta = 1000, 20, 3000, 100.0;
+    /// Aspiration: on a fail low, beta moves to this many hundredths of the way from alpha
+    /// to beta (50: halfway).
+    aspiration_fail_low_beta = 50, 0, 100, 5.0;
 
     /// Reverse futility: deepest remaining depth at which it applies.
     rfp_max_depth = 6, 3, 10, 0.5;
@@ -149,6 +152,8 @@ tunables! {
     /// Singular extensions: the test's bound lies this many centipawns per ply below the
     /// stored score.
     se_margin_per_depth = 2, 1, 6, 0.5;
+    /// Singular extensions: the test searches to (depth - 1) / this.
+    se_depth_divisor = 2, 1, 4, 0.5;
 
     /// ProbCut: shallowest depth at which it is tried.
     probcut_min_depth = 5, 3, 8, 0.5;
@@ -158,6 +163,14 @@ tunables! {
     probcut_improving = 50, 0, 150, 8.0;
     /// ProbCut: the reduced search is this much shallower than the node.
     probcut_reduction = 4, 2, 6, 0.5;
+    /// ProbCut: a cut is stored this many plies deeper than the reduced search that found it.
+    probcut_store_depth = 1, 0, 3, 0.5;
+
+    /// Tablebases: a probed result is stored this many plies deeper than its node.
+    tb_store_depth = 6, 0, 20, 1.0;
+
+    /// Lazy SMP: from this remaining depth, a move another thread is searching is put off.
+    abdada_defer_depth = 3, 1, 8, 0.5;
 
     /// History pruning: a quiet move whose history is below minus this much per ply of
     /// remaining depth is skipped (the histories' range caps the depth at which it can act).
@@ -186,6 +199,9 @@ tunables! {
     lmr_killer = 1024, 0, 3072, 128.0;
     /// Late move reductions: history points per ply of reduction removed or added.
     lmr_history_divisor = 8192, 2048, 16384, 600.0;
+    /// Late move reductions: the continuation history counts this many hundredths beside the
+    /// butterfly history.
+    lmr_continuation_percent = 50, 0, 100, 5.0;
 
     /// History: bonus per depth squared for a cut-off.
     history_bonus_quadratic = 16, 4, 40, 2.0;
@@ -193,6 +209,21 @@ tunables! {
     history_bonus_linear = 32, 0, 100, 5.0;
     /// History: largest bonus for one cut-off.
     history_bonus_max = 1200, 400, 3000, 100.0;
+    /// History: the butterfly history's entries stay within plus or minus this.
+    history_limit = 16384, 4096, 32000, 1000.0;
+    /// History: the continuation history's entries stay within plus or minus this.
+    continuation_limit = 16384, 4096, 32000, 1000.0;
+    /// Capture history: entries stay within plus or minus this.
+    capture_history_limit = 16384, 4096, 32000, 1000.0;
+    /// Capture history: MVV-LVA points weigh this much against it in the capture order.
+    caphist_mvv_lva_weight = 1024, 128, 4096, 100.0;
+    /// Capture history: it counts this many hundredths in the capture order.
+    caphist_order_percent = 50, 10, 200, 5.0;
+    /// Correction history: the largest correction, in centipawns.
+    correction_max = 64, 16, 200, 8.0;
+    /// Correction history: a search's weight in the running average grows with its depth
+    /// up to this many 256ths.
+    correction_weight_max = 16, 4, 64, 2.0;
 
     /// Time: the soft deadline's factor when the best move just changed, in hundredths.
     tm_stability_0 = 140, 100, 200, 5.0;
@@ -215,6 +246,34 @@ tunables! {
     /// Time: the hard deadline is this many times the planned time per move (at most a
     /// third of the clock).
     tm_hard_factor = 4, 2, 8, 0.5;
+    /// Time: moves assumed to remain when the GUI does not say (sudden death).
+    tm_moves_to_go = 40, 15, 60, 2.0;
+    /// Time: the most moves to go a plan spreads the clock over.
+    tm_moves_to_go_max = 50, 20, 80, 3.0;
+    /// Time: milliseconds kept back per move beside Move Overhead (pipes, a busy machine).
+    tm_safety_ms = 10, 0, 50, 2.0;
+    /// Time: the reserve covers the moves to go and this many more.
+    tm_reserve_extra_moves = 2, 0, 10, 1.0;
+    /// Time: the soft deadline is at most the clock's ceiling divided by this.
+    tm_soft_ceiling_divisor = 4, 2, 8, 0.5;
+    /// Time: the hard deadline is at most the clock's ceiling divided by this.
+    tm_hard_ceiling_divisor = 3, 2, 6, 0.5;
+    /// Time: before the time control, the hard deadline is this many hundredths of what is
+    /// available...
+    tm_last_move_available = 80, 50, 95, 3.0;
+    /// Time: ...and of the ceiling.
+    tm_last_move_ceiling = 75, 50, 95, 3.0;
+    /// Time: with `go movetime`, at least this many thousandths of it are kept whatever
+    /// Move Overhead asks.
+    tm_movetime_floor = 100, 20, 300, 10.0;
+    /// Time: the node-share factor's least value, in hundredths.
+    tm_effort_min = 50, 20, 90, 3.0;
+    /// Time: the node-share factor's largest value, in hundredths.
+    tm_effort_max = 200, 120, 300, 8.0;
+    /// Time: the whole scaling's least value, in hundredths.
+    tm_scale_min = 35, 10, 80, 3.0;
+    /// Time: the whole scaling's largest value, in hundredths.
+    tm_scale_max = 300, 150, 500, 15.0;
 }
 
 /// Late move pruning threshold: quiet moves tried before the rest are skipped.

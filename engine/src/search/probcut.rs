@@ -71,7 +71,7 @@ impl<O: Observer> Worker<'_, O> {
                             mv: tt::pack_move(mv),
                             score: score::to_tt(value, ply),
                             eval: raw_eval,
-                            depth: probe_depth + 1,
+                            depth: probe_depth + params::probcut_store_depth(),
                             bound: Bound::Lower,
                         },
                     );

@@ -5,7 +5,7 @@
 
 use shakmaty::Move;
 
-use super::abdada::{self, Claim};
+use super::abdada::Claim;
 use super::history;
 use super::observer::{Observer, Technique};
 use super::params;
@@ -63,7 +63,8 @@ impl<O: Observer> Worker<'_, O> {
             }
             if score <= alpha {
                 // Fail low: widen downwards, pull beta in.
-                beta = (alpha + beta) / 2;
+                let towards = params::aspiration_fail_low_beta();
+                beta = (alpha * (100 - towards) + beta * towards) / 100;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
@@ -117,7 +118,7 @@ impl<O: Observer> Worker<'_, O> {
         // With several threads, a root move another thread is searching waits for the end
         // (as in the tree, `alphabeta.rs`); it is located again by identity, because moves
         // that raise alpha meanwhile rotate the list.
-        let defer = self.shared.searching.is_on() && depth >= abdada::DEFER_DEPTH;
+        let defer = self.shared.searching.is_on() && depth >= params::abdada_defer_depth();
         let mut deferred: Vec<Move> = Vec::new();
         let mut next = pv_index;
         let mut revisited = 0;

@@ -26,10 +26,11 @@ pub struct Deadlines {
     pub hard: Option<Duration>,
 }
 
-/// Moves assumed to remain in a sudden-death game when the GUI does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 40;
-/// Latency kept back per move even with Move Overhead 0 (pipes, scheduling on a busy machine).
-const SAFETY_PER_MOVE: Duration = Duration::from_millis(10);
+/// Latency kept back per move even with Move Overhead 0 (pipes, scheduling on a busy machine):
+/// `tm_safety_ms`.
+fn safety_per_move() -> Duration {
+    Duration::from_millis(params::tm_safety_ms().max(0) as u64)
+}
 
 /// Computes the deadlines for one search. `move_overhead` is subtracted from the clock (and
 /// from movetime) to cover the GUI's and the network's delays.
@@ -44,7 +45,7 @@ pub fn deadlines(limits: &Limits, move_overhead: Duration) -> Deadlines {
             limits
                 .movestogo
                 .filter(|&moves| moves > 0)
-                .unwrap_or(DEFAULT_MOVES_TO_GO),
+                .unwrap_or(params::tm_moves_to_go().max(1) as u32),
             move_overhead,
         );
         result.soft = Some(soft);
@@ -52,10 +53,11 @@ pub fn deadlines(limits: &Limits, move_overhead: Duration) -> Deadlines {
     }
     if let Some(movetime) = limits.movetime {
         // A huge overhead must not leave nothing at all: keep at least a tenth of movetime.
+        let floor = movetime * params::tm_movetime_floor().max(1) as u32 / 1000;
         let budget = movetime
             .saturating_sub(move_overhead)
-            .max(movetime / 10)
-            .saturating_sub(SAFETY_PER_MOVE.min(movetime / 10));
+            .max(floor)
+            .saturating_sub(safety_per_move().min(floor));
         result.soft = Some(result.soft.map_or(budget, |soft| soft.min(budget)));
         result.hard = Some(result.hard.map_or(budget, |hard| hard.min(budget)));
     }
@@ -71,12 +73,13 @@ fn clock_deadlines(
     moves_to_go: u32,
     move_overhead: Duration,
 ) -> (Duration, Duration) {
-    let moves_to_go = moves_to_go.clamp(1, 50);
-    let reserve_per_move = move_overhead + SAFETY_PER_MOVE;
+    let moves_to_go = moves_to_go.clamp(1, params::tm_moves_to_go_max().max(1) as u32);
+    let reserve_per_move = move_overhead + safety_per_move();
     // The reserve never takes more than half the clock: with 0.5 s left and 40 moves assumed
     // to go, a full reserve (40 x 20 ms) would leave nothing and the engine would play every
     // move at depth 2. The ceiling below still keeps each move well inside the clock.
-    let reserve = (reserve_per_move * (moves_to_go + 2)).min(time / 2);
+    let extra = params::tm_reserve_extra_moves().max(0) as u32;
+    let reserve = (reserve_per_move * (moves_to_go + extra)).min(time / 2);
     let available = (time + increment * (moves_to_go - 1))
         .saturating_sub(reserve)
         .max(Duration::from_millis(1));
@@ -87,15 +90,15 @@ fn clock_deadlines(
         let soft = (available / 2).min(ceiling / 2);
         return (
             soft,
-            (available.mul_f64(0.8))
-                .min(ceiling.mul_f64(0.75))
+            (available.mul_f64(f64::from(params::tm_last_move_available()) / 100.0))
+                .min(ceiling.mul_f64(f64::from(params::tm_last_move_ceiling()) / 100.0))
                 .max(soft),
         );
     }
     let optimum = available / moves_to_go;
-    let soft = optimum.min(ceiling / 4);
+    let soft = optimum.min(ceiling / params::tm_soft_ceiling_divisor().max(1) as u32);
     let hard = (optimum * params::tm_hard_factor() as u32)
-        .min(ceiling / 3)
+        .min(ceiling / params::tm_hard_ceiling_divisor().max(1) as u32)
         .max(soft);
     (soft, hard)
 }
@@ -138,8 +141,14 @@ impl Scaling {
         };
         let effort = ((hundredths(params::tm_effort_base()) - share)
             * hundredths(params::tm_effort_scale()))
-        .clamp(0.5, 2.0);
-        (stability * falling * effort).clamp(0.35, 3.0)
+        .clamp(
+            hundredths(params::tm_effort_min()),
+            hundredths(params::tm_effort_max()),
+        );
+        (stability * falling * effort).clamp(
+            hundredths(params::tm_scale_min()),
+            hundredths(params::tm_scale_max()),
+        )
     }
 }
 

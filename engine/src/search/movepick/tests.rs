@@ -79,11 +79,11 @@ fn varied_histories(seed: u64) -> Box<Histories> {
         let bonus = (state >> 8) as i32 % 2000 - 1000;
         histories
             .butterfly
-            .update(side, (state >> 20) as usize & 0xfff, bonus);
+            .update(side, (state >> 20) as usize & 0xfff, bonus, 16_384);
         let row = ContinuationHistory::row(((state >> 40) % 769) as u16);
         histories
             .continuation
-            .update(row, ((state >> 50) % 769) as u16, bonus);
+            .update(row, ((state >> 50) % 769) as u16, bonus, 16_384);
     }
     histories
 }
