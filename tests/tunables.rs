@@ -36,7 +36,7 @@ mod tuning_build {
         let mut out = Vec::new();
         // The histories carry over from search to search, as in a game.
         let store = HistoryStore::default();
-        let features = Features::parse("all,+caphist,+corrhist,+histprune").unwrap();
+        let features = Features::ALL;
         for eval in [Evaluation::Nnue, Evaluation::Positional] {
             for fen in FENS {
                 let position = Position::from_fen(fen, false).unwrap();

@@ -17,7 +17,7 @@ use shakmaty::Move;
 
 use super::abdada::Claim;
 use super::history;
-use super::lmr::LateMove;
+use super::lmr::{self, LateMove};
 use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
 use super::ordering::{MoveOrder, is_tactical};
@@ -198,17 +198,11 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 6. Static evaluation (from the table when stored) and whether it improved on
         // our position two plies ago.
-        // The table keeps the raw evaluation; the correction history adjusts it here.
         let in_check = pos.is_check();
-        let raw_eval = if in_check {
+        let static_eval = if in_check {
             -INFINITY
         } else {
             tt_eval.unwrap_or_else(|| self.evaluate(pos, ply))
-        };
-        let static_eval = if in_check {
-            raw_eval
-        } else {
-            self.corrected_eval(pos, raw_eval)
         };
         self.plies[ply].static_eval = static_eval;
         self.plies[ply + 2].killers = [0, 0];
@@ -307,15 +301,8 @@ impl<O: Observer> Worker<'_, O> {
                     && entry.bound != Bound::Lower
             });
             if !refuted_by_table
-                && let Some(value) = self.probcut(
-                    pos,
-                    depth,
-                    probcut_beta,
-                    static_eval,
-                    raw_eval,
-                    ply,
-                    cut_node,
-                )
+                && let Some(value) =
+                    self.probcut(pos, depth, probcut_beta, static_eval, ply, cut_node)
             {
                 return value;
             }
@@ -417,7 +404,6 @@ impl<O: Observer> Worker<'_, O> {
         // Step 11. Search the moves.
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<(PackedMove, u16), 64> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let mut searched = 0usize;
         // Moves put off because another thread is searching them (Lazy SMP only): they come
         // after all the others, when their results are likely in the table.
@@ -459,22 +445,6 @@ impl<O: Observer> Worker<'_, O> {
                     },
                 );
                 picker.skip_quiets();
-                continue;
-            }
-
-            // History pruning: near the leaves, a quiet move the histories rate very badly.
-            if features.history_pruning
-                && !revisiting
-                && !pv_node
-                && !in_check
-                && is_quiet
-                && searched > 0
-                && best > -score::TB_WIN_BOUND
-                && self.quiet_history(pos.turn(), mv, ply)
-                    < -params::history_prune_per_depth() * depth
-            {
-                self.observer
-                    .technique(ply, Technique::HistoryPruning { mv });
                 continue;
             }
 
@@ -554,17 +524,20 @@ impl<O: Observer> Worker<'_, O> {
                     && !gives_check
                     && !in_check
                 {
+                    let rows = self.continuation_rows(ply);
+                    let (butterfly, continuation) =
+                        self.ordering(ply, rows).quiet_histories(pos.turn(), mv);
                     let late = LateMove {
                         depth,
                         searched,
                         pv_node,
                         improving,
                         cut_node,
-                        side: pos.turn(),
-                        mv,
-                        packed,
+                        killer: self.plies[ply].killers.contains(&packed),
+                        butterfly,
+                        continuation,
                     };
-                    self.late_move_reduction(&late, ply)
+                    lmr::reduction(&self.reductions, &late)
                         .min(new_depth - 1)
                         .max(0)
                 } else {
@@ -618,17 +591,12 @@ impl<O: Observer> Worker<'_, O> {
                     }
                     if is_quiet {
                         self.reward_quiet(pos.turn(), packed, moved, &quiets_tried, depth, ply);
-                        self.punish_captures(pos.turn(), &captures_tried, depth);
-                    } else {
-                        self.reward_capture(pos.turn(), mv, &captures_tried, depth);
                     }
                     break;
                 }
             }
             if is_quiet {
                 let _ = quiets_tried.try_push((packed, moved));
-            } else {
-                let _ = captures_tried.try_push(mv);
             }
         }
 
@@ -666,22 +634,11 @@ impl<O: Observer> Worker<'_, O> {
                 TtEntry {
                     mv: best_move.map_or(0, tt::pack_move),
                     score: score::to_tt(best, ply),
-                    eval: if in_check { 0 } else { raw_eval },
+                    eval: if in_check { 0 } else { static_eval },
                     depth,
                     bound,
                 },
             );
-        }
-        // The correction history learns where the search's result says more than the static
-        // evaluation: not in check, not after a capture decided it, and only in the direction
-        // the bound allows.
-        if !in_check
-            && excluded == 0
-            && best_move.is_none_or(|m| !is_tactical(m))
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
-        {
-            self.update_correction(pos, depth, static_eval, best);
         }
         best
     }

@@ -1,8 +1,8 @@
 //! The selective-search techniques as switches, so that each one can be measured by turning it
 //! off (the ablation table in docs/STRENGTH.md) and the search lab can start from none.
 //!
-//! `Features::ALL` is the engine as it plays (every technique but those that have not yet
-//! gained in games: `caphist`, `corrhist` and `histprune`, which `+name` turns on);
+//! `Features::ALL` is the engine as it plays (every technique: a switch whose technique does
+//! not gain in games is removed with its technique, not left off);
 //! `Features::NONE` is plain alpha-beta. The UCI option `Dev Features` takes a list such as
 //! `-nmp,-lmr` (all but those) or `none,+pvs`. Every switch is declared once, in the
 //! `features!` list: field, short name, default and what it measured.
@@ -69,13 +69,6 @@ features! {
     /// Continuation history: quiet moves scored by the moves one and two plies before them,
     /// in ordering and in late move reductions.
     continuation_history = "conthist", true;
-    /// Capture history: captures of the same victim class ordered by past cut-offs.
-    /// Measured -7 [-35, +21] at 20,000 nodes a move (400 games): off until it gains.
-    capture_history = "caphist", false;
-    /// Correction history: the static evaluation corrected by what searches of positions with
-    /// the same pawn structure found. Measured -16 [-45, +12] at 20,000 nodes a move (400
-    /// games): off until it gains.
-    correction_history = "corrhist", false;
     /// Singular extensions: the hash move is extended when a reduced search without it fails
     /// low, with multi-cut and negative extensions when the alternatives hold too.
     singular = "se", true;
@@ -84,9 +77,6 @@ features! {
     time_management = "tm", true;
     /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
     probcut = "probcut", true;
-    /// History pruning: near the leaves, skip quiet moves whose history is very bad.
-    /// Measured +6 [-23, +35] at 20,000 nodes a move (400 games): off until it gains.
-    history_pruning = "histprune", false;
 }
 
 impl Features {
@@ -154,9 +144,12 @@ mod tests {
         assert!(Features::parse("-warp").is_err());
         assert_eq!(Features::parse("-nmp").unwrap().describe(), "-nmp");
         assert_eq!(Features::ALL.describe(), "all");
-        let f = Features::parse("+corrhist,-se").unwrap();
-        assert!(f.correction_history && !f.singular);
-        assert_eq!(f.describe(), "+corrhist,-se");
+        let f = Features::parse("none,+se,+pvs").unwrap();
+        assert!(f.pvs && f.singular && !f.lmr);
+        assert_eq!(
+            Features::parse(&Features::parse("-se").unwrap().describe()).unwrap(),
+            Features::parse("-se").unwrap()
+        );
         assert_eq!(Features::parse(&f.describe()), Ok(f));
     }
 

@@ -18,7 +18,7 @@
 
 use std::sync::Mutex;
 
-use shakmaty::{Board, Color, Move};
+use shakmaty::{Color, Move};
 
 /// The butterfly index of a move: its from and to squares, `from + 64 * to` (the low twelve
 /// bits of the table's packed move; a castle is the king's square and the rook's).
@@ -160,111 +160,6 @@ impl Default for ContinuationHistory {
     }
 }
 
-/// Capture history: a capture or promotion by its piece-to and the captured role.
-#[derive(Clone)]
-pub struct CaptureHistory {
-    table: Vec<i16>,
-}
-
-impl CaptureHistory {
-    /// Empty.
-    pub fn new() -> Self {
-        Self {
-            table: vec![0; PIECE_TO * 8],
-        }
-    }
-
-    #[inline]
-    fn index(us: Color, mv: Move) -> usize {
-        usize::from(piece_to(us, mv)) * 8 + mv.capture().map_or(0, |role| role as usize)
-    }
-
-    /// The history of the capture `mv` by `us`.
-    #[inline]
-    pub fn get(&self, us: Color, mv: Move) -> i32 {
-        i32::from(self.table[Self::index(us, mv)])
-    }
-
-    /// Moves the entry by `bonus`, by the gravity rule within `±limit` (at most `i16`'s
-    /// range).
-    #[inline]
-    pub fn update(&mut self, us: Color, mv: Move, bonus: i32, limit: i32) {
-        let entry = &mut self.table[Self::index(us, mv)];
-        *entry = gravity(i32::from(*entry), bonus, limit.min(i32::from(i16::MAX))) as i16;
-    }
-}
-
-impl Default for CaptureHistory {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Correction history: by side to move and pawn structure, how far searches found the
-/// static evaluation off, in 1/`GRAIN` centipawn, as a running average.
-#[derive(Clone)]
-pub struct CorrectionHistory {
-    table: Vec<i32>,
-}
-
-impl CorrectionHistory {
-    /// Entries per side (a power of two).
-    pub const SIZE: usize = 1 << 14;
-    /// Units per centipawn.
-    pub const GRAIN: i32 = 256;
-
-    /// Empty.
-    pub fn new() -> Self {
-        Self {
-            table: vec![0; 2 * Self::SIZE],
-        }
-    }
-
-    /// The index of the side to move and the pawn structure of `board`.
-    #[inline]
-    fn index(board: &Board, turn: Color) -> usize {
-        let pawns = board.pawns();
-        let white = (pawns & board.white()).0;
-        let black = (pawns & board.black()).0;
-        let hash =
-            white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        let slot = (hash.rotate_left(32).wrapping_mul(0x1656_67b1_9e37_79f9) >> 50) as usize
-            & (Self::SIZE - 1);
-        turn as usize * Self::SIZE + slot
-    }
-
-    /// The correction for `board` with `turn` to move, in centipawns.
-    #[inline]
-    pub fn get(&self, board: &Board, turn: Color) -> i32 {
-        self.table[Self::index(board, turn)] / Self::GRAIN
-    }
-
-    /// A search to `depth` found the position `difference` centipawns better than the
-    /// corrected static evaluation: move the entry towards that, weighted by the depth (up to
-    /// `weight_max` 256ths), keeping it within `±max` centipawns.
-    #[inline]
-    pub fn update(
-        &mut self,
-        board: &Board,
-        turn: Color,
-        depth: i32,
-        difference: i32,
-        (max, weight_max): (i32, i32),
-    ) {
-        let entry = &mut self.table[Self::index(board, turn)];
-        let weight = (depth + 1).min(weight_max);
-        let target = difference * Self::GRAIN;
-        let limit = max * Self::GRAIN;
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
-    }
-}
-
-impl Default for CorrectionHistory {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// The learned tables of one thread.
 #[derive(Clone, Default)]
 pub struct Histories {
@@ -274,10 +169,6 @@ pub struct Histories {
     pub(super) countermoves: Countermoves,
     /// Continuation history: a quiet move after the move one or two plies earlier.
     pub(super) continuation: ContinuationHistory,
-    /// Capture history: a capture by piece, target square and victim.
-    pub(super) captures: CaptureHistory,
-    /// Correction history: the static evaluation's error by side and pawn structure.
-    pub(super) correction: CorrectionHistory,
 }
 
 impl Histories {
@@ -365,32 +256,6 @@ mod tests {
         let a = quiet(Square::G1, Square::F3);
         assert_eq!(from_to(a), 6 | (21 << 6));
         assert_ne!(piece_to(Color::White, a), piece_to(Color::Black, a));
-        let mut captures = CaptureHistory::new();
-        let takes = |victim| Move::Normal {
-            role: Role::Knight,
-            from: Square::F3,
-            capture: Some(victim),
-            to: Square::E5,
-            promotion: None,
-        };
-        captures.update(Color::White, takes(Role::Pawn), 500, LIMIT);
-        assert_eq!(captures.get(Color::White, takes(Role::Pawn)), 500);
-        assert_eq!(captures.get(Color::White, takes(Role::Queen)), 0);
-    }
-
-    #[test]
-    fn corrections_follow_the_search_and_stay_bounded() {
-        let mut table = CorrectionHistory::new();
-        let board = Board::default();
-        for _ in 0..500 {
-            table.update(&board, Color::White, 10, 300, (64, 16));
-        }
-        assert_eq!(table.get(&board, Color::White), 64);
-        assert_eq!(table.get(&board, Color::Black), 0);
-        for _ in 0..500 {
-            table.update(&board, Color::White, 10, 20, (64, 16));
-        }
-        assert!((19..=20).contains(&table.get(&board, Color::White)));
     }
 
     #[test]

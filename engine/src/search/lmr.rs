@@ -10,13 +10,8 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Color, Move};
-
-use super::observer::Observer;
 use super::params;
 use super::score::MAX_PLY;
-use super::tt::PackedMove;
-use super::worker::Worker;
 
 /// A ply, in the units of the reductions.
 pub const PLY: i32 = 1024;
@@ -72,36 +67,34 @@ pub(super) struct LateMove {
     pub pv_node: bool,
     pub improving: bool,
     pub cut_node: bool,
-    pub side: Color,
-    pub mv: Move,
-    pub packed: PackedMove,
+    /// One of this ply's killers.
+    pub killer: bool,
+    /// Its butterfly history.
+    pub butterfly: i32,
+    /// Its continuation history (the sum over the rows).
+    pub continuation: i32,
 }
 
-impl<O: Observer> Worker<'_, O> {
-    /// The reduction for a late quiet move, in whole plies (it may be negative: the caller
-    /// keeps it between 0 and the depth left).
-    pub(super) fn late_move_reduction(&self, late: &LateMove, ply: usize) -> i32 {
-        let depth = (late.depth as usize).min(MAX_PLY);
-        let mut reduction = self.reductions[depth][late.searched.min(MOVES - 1)];
-        if late.pv_node {
-            reduction -= params::lmr_pv_node();
-        }
-        if !late.improving {
-            reduction += params::lmr_not_improving();
-        }
-        if late.cut_node {
-            reduction += params::lmr_cut_node();
-        }
-        if self.plies[ply].killers.contains(&late.packed) {
-            reduction -= params::lmr_killer();
-        }
-        let rows = self.continuation_rows(ply);
-        let (butterfly, continuation) =
-            self.ordering(ply, rows).quiet_histories(late.side, late.mv);
-        let history = butterfly + continuation * params::lmr_continuation_percent() / 100;
-        reduction -= history * PLY / params::lmr_history_divisor();
-        reduction / PLY
+/// The reduction for a late quiet move, in whole plies (it may be negative: the caller keeps
+/// it between 0 and the depth left).
+pub(super) fn reduction(table: &Table, late: &LateMove) -> i32 {
+    let depth = (late.depth as usize).min(MAX_PLY);
+    let mut reduction = table[depth][late.searched.min(MOVES - 1)];
+    if late.pv_node {
+        reduction -= params::lmr_pv_node();
     }
+    if !late.improving {
+        reduction += params::lmr_not_improving();
+    }
+    if late.cut_node {
+        reduction += params::lmr_cut_node();
+    }
+    if late.killer {
+        reduction -= params::lmr_killer();
+    }
+    let history = late.butterfly + late.continuation * params::lmr_continuation_percent() / 100;
+    reduction -= history * PLY / params::lmr_history_divisor();
+    reduction / PLY
 }
 
 #[cfg(test)]

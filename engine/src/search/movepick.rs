@@ -28,7 +28,6 @@ use super::features::Features;
 use super::history::Histories;
 use super::history::{from_to, piece_to};
 use super::ordering::{self, MoveOrder, ScoredMove, ScoredMoves, is_tactical, pick_next};
-use super::params;
 use super::see;
 use super::tt::{self, PackedMove};
 use crate::eval::Value;
@@ -110,16 +109,10 @@ impl OrderingContext<'_> {
         (butterfly, continuation)
     }
 
-    /// The ordering score of a capture or promotion: MVV-LVA, with capture history when on.
+    /// The ordering score of a capture or promotion: MVV-LVA.
     #[inline]
-    fn capture_score(&self, side: Color, mv: Move) -> i32 {
-        let mvv_lva = ordering::mvv_lva_score(mv);
-        if self.features.capture_history {
-            mvv_lva * params::caphist_mvv_lva_weight()
-                + self.histories.captures.get(side, mv) * params::caphist_order_percent() / 100
-        } else {
-            mvv_lva
-        }
+    fn capture_score(&self, mv: Move) -> i32 {
+        ordering::mvv_lva_score(mv)
     }
 }
 
@@ -435,7 +428,6 @@ impl MovePicker {
     /// Not in check: the captures and promotions (generated without the quiet moves), scored.
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position, context: &OrderingContext) {
-        let us = pos.turn();
         let hash = self.hash_move.map_or(0, tt::pack_move);
         let excluded = self.excluded;
         let moves = &mut self.moves;
@@ -444,7 +436,7 @@ impl MovePicker {
             generated += 1;
             let packed = tt::pack_move(mv);
             if packed != hash && packed != excluded {
-                let score = context.capture_score(us, mv);
+                let score = context.capture_score(mv);
                 moves.push(ScoredMove { mv, score });
             }
         });
@@ -460,14 +452,13 @@ impl MovePicker {
     fn generate_evasions(&mut self, pos: &Position, context: &OrderingContext) {
         let legal = pos.legal_moves();
         self.legal = Some(legal.len());
-        let us = pos.turn();
         for tactical in [true, false] {
             for &mv in legal.iter().filter(|m| is_tactical(**m) == tactical) {
                 if self.left_out(tt::pack_move(mv)) {
                     continue;
                 }
                 let score = if tactical {
-                    context.capture_score(us, mv)
+                    context.capture_score(mv)
                 } else {
                     0
                 };

@@ -103,11 +103,6 @@ pub enum Technique {
         /// How many quiet moves were tried before it.
         tried: usize,
     },
-    /// History pruning: a quiet move the histories rate very badly is skipped.
-    HistoryPruning {
-        /// The skipped move.
-        mv: Move,
-    },
     /// Futility pruning: a quiet move cannot lift the static evaluation plus a margin to
     /// alpha, so it is skipped.
     Futility {

@@ -172,10 +172,6 @@ tunables! {
     /// Lazy SMP: from this remaining depth, a move another thread is searching is put off.
     abdada_defer_depth = 3, 1, 8, 0.5;
 
-    /// History pruning: a quiet move whose history is below minus this much per ply of
-    /// remaining depth is skipped (the histories' range caps the depth at which it can act).
-    history_prune_per_depth = 4000, 1000, 8000, 300.0;
-
     /// Late move pruning: deepest remaining depth at which late quiet moves are skipped.
     lmp_max_depth = 6, 3, 10, 0.5;
     /// Late move pruning: quiet moves tried before the rest are skipped, beyond depth
@@ -213,17 +209,6 @@ tunables! {
     history_limit = 16384, 4096, 32000, 1000.0;
     /// History: the continuation history's entries stay within plus or minus this.
     continuation_limit = 16384, 4096, 32000, 1000.0;
-    /// Capture history: entries stay within plus or minus this.
-    capture_history_limit = 16384, 4096, 32000, 1000.0;
-    /// Capture history: MVV-LVA points weigh this much against it in the capture order.
-    caphist_mvv_lva_weight = 1024, 128, 4096, 100.0;
-    /// Capture history: it counts this many hundredths in the capture order.
-    caphist_order_percent = 50, 10, 200, 5.0;
-    /// Correction history: the largest correction, in centipawns.
-    correction_max = 64, 16, 200, 8.0;
-    /// Correction history: a search's weight in the running average grows with its depth
-    /// up to this many 256ths.
-    correction_weight_max = 16, 4, 64, 2.0;
 
     /// Time: the soft deadline's factor when the best move just changed, in hundredths.
     tm_stability_0 = 140, 100, 200, 5.0;

@@ -26,7 +26,6 @@ impl<O: Observer> Worker<'_, O> {
         depth: i32,
         probcut_beta: Value,
         static_eval: Value,
-        raw_eval: Value,
         ply: usize,
         cut_node: bool,
     ) -> Option<Value> {
@@ -70,7 +69,7 @@ impl<O: Observer> Worker<'_, O> {
                         TtEntry {
                             mv: tt::pack_move(mv),
                             score: score::to_tt(value, ply),
-                            eval: raw_eval,
+                            eval: static_eval,
                             depth: probe_depth + params::probcut_store_depth(),
                             bound: Bound::Lower,
                         },

@@ -71,7 +71,7 @@ impl<O: Observer> Worker<'_, O> {
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
             raw_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos, ply));
-            stand_pat = self.corrected_eval(pos, raw_eval);
+            stand_pat = raw_eval;
             best = stand_pat;
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;

@@ -121,13 +121,6 @@ pub const CHECK_EXTENSION: Info = info(
     15,
     "a move that gives check is searched a ply deeper",
 );
-/// History pruning.
-pub const HISTORY_PRUNING: Info = info(
-    "history-pruning",
-    "history pruning",
-    16,
-    "near the leaves, a quiet move the history tables rate very badly is skipped",
-);
 /// The singular test entered.
 pub const SINGULAR_TEST: Info = info(
     "singular-test",
@@ -193,7 +186,7 @@ pub const PVS_RESEARCH: Info = info(
 );
 
 /// Every technique, in the order of the pseudocode.
-pub const ALL: [Info; 22] = [
+pub const ALL: [Info; 21] = [
     ASPIRATION_FAIL_LOW,
     ASPIRATION_FAIL_HIGH,
     MATE_DISTANCE,
@@ -210,7 +203,6 @@ pub const ALL: [Info; 22] = [
     MULTI_CUT,
     CHECK_EXTENSION,
     LATE_MOVE_PRUNING,
-    HISTORY_PRUNING,
     FUTILITY,
     NULL_WINDOW,
     LMR,
@@ -233,7 +225,6 @@ pub fn of(technique: Technique) -> Info {
         Technique::MultiCut { .. } => MULTI_CUT,
         Technique::CheckExtension { .. } => CHECK_EXTENSION,
         Technique::LateMovePruning { .. } => LATE_MOVE_PRUNING,
-        Technique::HistoryPruning { .. } => HISTORY_PRUNING,
         Technique::Futility { .. } => FUTILITY,
         Technique::Reduced { .. } => LMR,
         Technique::ReducedResearch { .. } => LMR_RESEARCH,
@@ -267,9 +258,7 @@ pub fn effect(technique: Technique) -> Effect {
         | Technique::NullMoveCutoff { .. }
         | Technique::ProbCut { .. }
         | Technique::MultiCut { .. } => Effect::CutsTheNode,
-        Technique::LateMovePruning { .. }
-        | Technique::HistoryPruning { .. }
-        | Technique::Futility { .. } => Effect::SkipsAMove,
+        Technique::LateMovePruning { .. } | Technique::Futility { .. } => Effect::SkipsAMove,
         Technique::NullMoveFailed { .. }
         | Technique::InternalReduction
         | Technique::SingularExtension { .. } => Effect::Decides,

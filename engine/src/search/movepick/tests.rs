@@ -111,7 +111,7 @@ fn sorted(moves: &[Move]) -> Vec<String> {
 #[test]
 fn every_mode_yields_each_legal_move_once() {
     let histories = varied_histories(5);
-    let all_features = Features::parse("all,+caphist").unwrap();
+    let all_features = Features::ALL;
     let mut checks = 0;
     let mut state = 11;
     for pos in positions() {
@@ -239,7 +239,7 @@ fn banded_order(
             let score = if packed == hash {
                 i32::MAX
             } else if is_tactical(mv) {
-                let value = context.capture_score(us, mv);
+                let value = context.capture_score(mv);
                 if !context.features.see || see_non_negative(pos, mv) {
                     GOOD_CAPTURE + value
                 } else {
@@ -283,11 +283,7 @@ fn the_main_order_equals_the_banded_order() {
             if legal.is_empty() {
                 break;
             }
-            for features in [
-                Features::ALL,
-                Features::NONE,
-                Features::parse("all,+caphist").unwrap(),
-            ] {
+            for features in [Features::ALL, Features::NONE, Features::ALL] {
                 state = splitmix64(state);
                 let histories = varied_histories(state);
                 let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);

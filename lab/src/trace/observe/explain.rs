@@ -251,10 +251,6 @@ impl ChessObserver {
                 mv(m),
                 tech::plies(frame.depth)
             ),
-            Technique::HistoryPruning { mv: m } => format!(
-                "History pruning: the history tables rate the quiet move {} very badly this near the leaves; it is skipped.",
-                mv(m)
-            ),
             Technique::Futility { mv: m, eval, margin } => format!(
                 "Futility: the quiet move {} cannot lift the static evaluation {} plus the margin {} past {near}; it is skipped.",
                 mv(m),
