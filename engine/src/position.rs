@@ -22,6 +22,13 @@ mod movegen;
 pub use changes::PieceChanges;
 pub use check::CheckInfo;
 
+/// Whether a move changes the material: a capture or a promotion (what quiescence searches,
+/// what the training data's filter skips).
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
 /// The Polyglot key of the standard start position.
 pub const START_KEY: u64 = 0x463b_9618_1691_fc9c;
 

@@ -8,7 +8,7 @@ pub mod hardening;
 
 use brudno::position::Position;
 use brudno::rng::splitmix64;
-use brudno::search::ordering::MoveOrder;
+use brudno::search::MoveOrder;
 use brudno::search::tt::TranspositionTable;
 use brudno::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 

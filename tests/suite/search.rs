@@ -5,7 +5,7 @@ use crate::common;
 
 use brudno::eval::{self, Value};
 use brudno::position::Position;
-use brudno::search::ordering::MoveOrder;
+use brudno::search::MoveOrder;
 use brudno::search::score::{DRAW, INFINITY, UciScore, mated_in};
 use brudno::search::{Limits, SearchConfig};
 use common::{

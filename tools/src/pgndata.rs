@@ -20,7 +20,7 @@ use shakmaty::Color;
 use crate::epd::notation;
 use crate::packed::{self, RECORD_BYTES};
 use brudno_engine::position::Position;
-use brudno_engine::search::ordering::is_tactical;
+use brudno_engine::position::is_tactical;
 
 /// Arguments of `brudno pgn-data`.
 #[derive(Args, Debug, Clone)]

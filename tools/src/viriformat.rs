@@ -21,7 +21,7 @@ use shakmaty::{Move, Role, Square};
 
 use crate::packed::{self, RECORD_BYTES, Record};
 use brudno_engine::position::Position;
-use brudno_engine::search::ordering::is_tactical;
+use brudno_engine::position::is_tactical;
 use brudno_engine::search::score;
 
 /// Bytes of a move with its score.

@@ -15,18 +15,19 @@ use arrayvec::ArrayVec;
 
 use shakmaty::Move;
 
+use super::MoveOrder;
 use super::abdada::Claim;
 use super::history;
 use super::lmr::{self, LateMove};
 use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
-use super::ordering::{MoveOrder, is_tactical};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
 use super::tt::{self, Bound, PackedMove, TtEntry};
 use super::worker::{NULL_MOVE, Worker};
 use crate::eval::Value;
 use crate::position::Position;
+use crate::position::is_tactical;
 
 impl<O: Observer> Worker<'_, O> {
     /// The negamax alpha-beta search of one node below the root, as its observer sees it:

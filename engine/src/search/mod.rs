@@ -18,8 +18,8 @@ pub mod history;
 pub mod level;
 pub mod lmr;
 pub mod movepick;
+pub use movepick::MoveOrder;
 pub mod observer;
-pub mod ordering;
 pub mod params;
 pub mod pool;
 mod probcut;
@@ -46,7 +46,6 @@ use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 use features::Features;
 use observer::{Observer, Silent};
-use ordering::MoveOrder;
 use score::MAX_PLY;
 use stats::Stats;
 use tablebase::Syzygy;
@@ -360,12 +359,11 @@ impl Search<'_> {
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
         let shared = Shared::for_search(self);
-        let mut worker = Worker::new(self, &shared, true, deadlines, observer);
+        let mut worker = Worker::new(self, &shared, true, deadlines, observer, self.histories(0));
         if worker.root_moves.is_empty() {
-            return (self.no_legal_move(&worker), worker.observer);
-        }
-        if let Some(store) = self.histories {
-            worker.learned = store.take(0);
+            let result = self.no_legal_move(&worker);
+            self.keep_histories(0, worker.learned);
+            return (result, worker.observer);
         }
         let helpers = self.config.threads.saturating_sub(1);
         if helpers == 0 {
@@ -388,6 +386,12 @@ impl Search<'_> {
         (result, worker.observer)
     }
 
+    /// Thread `index`'s histories: those it left in the store, or empty ones.
+    fn histories(&self, index: usize) -> Box<history::Histories> {
+        self.histories
+            .map_or_else(history::Histories::new, |store| store.take(index))
+    }
+
     /// Leaves thread `index`'s histories for the next search, when there is a store.
     fn keep_histories(&self, index: usize, learned: Box<history::Histories>) {
         if let Some(store) = self.histories {
@@ -407,10 +411,14 @@ impl Search<'_> {
     /// once another has completed one at least as deep, and goes on deeper. Returns its
     /// counters.
     fn help(&self, shared: &Shared, index: usize) -> Stats {
-        let mut worker = Worker::new(self, shared, false, time::Deadlines::default(), Silent);
-        if let Some(store) = self.histories {
-            worker.learned = store.take(index);
-        }
+        let mut worker = Worker::new(
+            self,
+            shared,
+            false,
+            time::Deadlines::default(),
+            Silent,
+            self.histories(index),
+        );
         let max_depth = self.max_depth();
         let step = if index % 2 == 1 { 2 } else { 1 };
         let first = 1 + (max_depth - 1) % step;

@@ -22,19 +22,62 @@
 //! `movepick/tests.rs`). It reads the histories and never changes them.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role};
 
 use super::features::Features;
 use super::history::Histories;
 use super::history::{from_to, piece_to};
-use super::ordering::{self, MoveOrder, ScoredMove, ScoredMoves, is_tactical, pick_next};
 use super::see;
 use super::tt::{self, PackedMove};
 use crate::eval::Value;
-use crate::position::Position;
+use crate::position::{Position, is_tactical};
+
+mod fixed;
+
+pub use fixed::MoveOrder;
 
 /// Quiet moves picked by selection before the rest are sorted at once.
 const SELECTION_PICKS: usize = 4;
+
+/// A move with its ordering score (higher is tried earlier).
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// Its ordering score.
+    pub score: i32,
+}
+
+/// The moves of one node with their scores; lives on the stack.
+pub type ScoredMoves = ArrayVec<ScoredMove, 256>;
+
+/// MVV-LVA value of a capture or promotion, on the search's piece values (`see::value`): the
+/// victim's value dominates (a promotion adds the promoted piece as if it were captured), the
+/// cheaper attacker wins ties (its value, at most a queen's, counts a sixty-fourth: less than
+/// the smallest difference between two victims, 16 x 10).
+#[inline]
+pub fn mvv_lva_score(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, see::value);
+    let promotion = m.promotion().map_or(0, see::value);
+    let attacker = see::value(m.role()).min(see::value(Role::Queen));
+    16 * (victim + promotion) - attacker / 64
+}
+
+/// Moves the best-scored move among `moves[index..]` to `index` and returns it (selection
+/// sort, one step at a time: a cut-off early saves sorting the rest). Among equal scores the
+/// earliest wins, and the moves it passes keep their order (they shift up by one rather
+/// than swap), so picking one by one gives exactly a stable sort, best first.
+#[inline]
+pub fn pick_next(moves: &mut [ScoredMove], index: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..moves.len() {
+        if moves[i].score > moves[best].score {
+            best = i;
+        }
+    }
+    moves[index..=best].rotate_right(1);
+    moves[index].mv
+}
 
 /// Where the picker is: each stage prepares its moves when it is reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +155,7 @@ impl OrderingContext<'_> {
     /// The ordering score of a capture or promotion: MVV-LVA.
     #[inline]
     fn capture_score(&self, mv: Move) -> i32 {
-        ordering::mvv_lva_score(mv)
+        mvv_lva_score(mv)
     }
 }
 
@@ -212,7 +255,7 @@ impl MovePicker {
         excluded: PackedMove,
     ) -> Self {
         let mut picker = Self::new(Stage::Scored);
-        picker.moves = ordering::score_moves(moves, order, hash_move, key);
+        picker.moves = fixed::score(moves, order, hash_move, key);
         if excluded != 0 {
             picker.moves.retain(|m| tt::pack_move(m.mv) != excluded);
         }
@@ -401,7 +444,7 @@ impl MovePicker {
     fn generate_tactical(&mut self, pos: &Position) {
         let moves = &mut self.moves;
         let push = |mv| {
-            let score = ordering::mvv_lva_score(mv);
+            let score = mvv_lva_score(mv);
             moves.push(ScoredMove { mv, score });
         };
         if pos.is_check() {

@@ -11,7 +11,7 @@ use shakmaty::{Bitboard, Move, Role, Square};
 use crate::position::Position;
 
 /// The search's piece values, one scale for everything the search weighs material with:
-/// the exchanges here, the capture order (`ordering::mvv_lva_score`) and delta pruning in
+/// the exchanges here, the capture order (`movepick::mvv_lva_score`) and delta pruning in
 /// quiescence. (The king's is never captured: it ends an exchange.)
 const VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 

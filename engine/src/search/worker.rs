@@ -15,14 +15,14 @@ use super::abdada::Searching;
 use super::features::Features;
 use super::history::Histories;
 use super::lmr;
-use super::movepick::MovePicker;
+use super::movepick::{MovePicker, OrderingContext};
 use super::observer::{Observer, Silent};
 use super::score::{self, INFINITY, MAX_PLY};
 use super::stats::Stats;
 use super::tablebase::{RootRanking, rank_root};
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
-use super::{Report, Search, SearchResult};
+use super::{MoveOrder, Report, Search, SearchResult};
 use crate::eval::incremental::Incremental;
 use crate::eval::nnue::{self, Network, accumulator::Stack};
 use crate::eval::{self, Evaluation, Value};
@@ -159,6 +159,45 @@ pub(super) fn root_candidates(search: &Search) -> Vec<Move> {
     }
 }
 
+/// The root's first order, from the move picker: in the engine's order its main mode at the
+/// root (the hash move, captures and promotions that do not lose material by MVV-LVA, quiet
+/// moves by the histories kept from the previous search, losing captures); in a lab order,
+/// that order. Only `root_candidates` are kept.
+fn root_order(search: &Search, histories: &Histories) -> Vec<Move> {
+    let root = search.position;
+    let candidates = root_candidates(search);
+    let hash_move = if search.config.hash_move {
+        search.tt.probe(root.key()).map_or(0, |e| e.mv)
+    } else {
+        0
+    };
+    if search.config.order != MoveOrder::Staged {
+        return MovePicker::lab(&candidates, search.config.order, hash_move, root.key(), 0)
+            .into_order();
+    }
+    let mut picker = MovePicker::main(
+        tt::legal_move_from_packed(hash_move, root),
+        0,
+        root.is_check(),
+    );
+    // No move before the root in the tree: no killers, countermove or continuation rows.
+    let context = OrderingContext {
+        features: search.config.features,
+        histories,
+        continuation: None,
+        killers: [0; 2],
+        countermove: 0,
+    };
+    let mut order = Vec::with_capacity(candidates.len());
+    while let Some(mv) = picker.next(root, &context) {
+        if candidates.contains(&mv) {
+            order.push(mv);
+        }
+    }
+    debug_assert_eq!(order.len(), candidates.len());
+    order
+}
+
 /// The state of one searching thread, watched by `O` (`Silent` when nobody watches).
 pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) search: &'a Search<'a>,
@@ -217,6 +256,7 @@ impl<'a, O: Observer> Worker<'a, O> {
         is_main: bool,
         deadlines: Deadlines,
         observer: O,
+        learned: Box<Histories>,
     ) -> Self {
         let root = search.position;
         let root_move = |mv| RootMove {
@@ -229,15 +269,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             // In the tables: only the moves that keep the result, quickest progress first.
             ranking.kept().map(|r| root_move(r.mv)).collect()
         } else {
-            // Initial root order: the hash move, then the configured order.
-            let candidates = root_candidates(search);
-            let hash_move = if search.config.hash_move {
-                search.tt.probe(root.key()).map_or(0, |e| e.mv)
-            } else {
-                0
-            };
-            MovePicker::lab(&candidates, search.config.order, hash_move, root.key(), 0)
-                .into_order()
+            root_order(search, &learned)
                 .into_iter()
                 .map(root_move)
                 .collect()
@@ -269,7 +301,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             null_floor: 0,
             pv: vec![Line::new(); MAX_PLY + 1],
             plies: vec![Ply::default(); MAX_PLY + 4],
-            learned: Histories::new(),
+            learned,
             reductions: lmr::table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
             nnue: (search.config.eval == Evaluation::Nnue).then(|| {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use brudno_engine::eval::Value;
 use brudno_engine::position::Position;
-use brudno_engine::search::ordering::MoveOrder;
+use brudno_engine::search::MoveOrder;
 use brudno_engine::search::stats::Stats;
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Search, SearchConfig, SearchControl};

@@ -5,8 +5,8 @@ use shakmaty::Move;
 
 use super::{Shared, Worker};
 use crate::position::Position;
+use crate::search::MoveOrder;
 use crate::search::observer::Silent;
-use crate::search::ordering::MoveOrder;
 use crate::search::time::Deadlines;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Search, SearchConfig, SearchControl};
@@ -28,7 +28,14 @@ fn search_value(fen: &str, depth: u32, shared: &Shared, config: &SearchConfig) -
         control: &control,
         histories: None,
     };
-    let mut worker = Worker::new(&search, shared, true, Deadlines::default(), Silent);
+    let mut worker = Worker::new(
+        &search,
+        shared,
+        true,
+        Deadlines::default(),
+        Silent,
+        crate::search::history::Histories::new(),
+    );
     let (score, _) = worker.iteration(depth as i32, 0, None);
     (score, worker.stats.deferred, worker.root_moves[0].mv)
 }
