@@ -125,9 +125,19 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
     assert!(status.success());
     let from_file: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(from_file["checksum"], info["checksum"]);
-    // A file without its record beside it says so.
+    // A copy of the embedded network has the embedded network's record.
+    assert_eq!(from_file["training"], info["training"]);
+    // Another network without its record beside it says so.
+    let mut other = (*network).clone();
+    other.b2[0] += 1;
+    let other_file = temp("other.nnue");
+    std::fs::write(&other_file, other.to_bytes()).unwrap();
+    let (status, out, _) = common::run_brudno(&["nnue-info", &other_file.display().to_string()]);
+    assert!(status.success());
+    let from_other: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_ne!(from_other["checksum"], info["checksum"]);
     assert!(
-        from_file["training"]
+        from_other["training"]
             .as_str()
             .unwrap()
             .contains("no training record")

@@ -91,13 +91,16 @@ pub fn to_json(run: &Run) -> Value {
     })
 }
 
-/// The record of the network with `checksum`: the sidecar of `file` (or the embedded record
-/// when `file` is `None`), if there is one and it names this network.
+/// The record of the network with `checksum`: the sidecar of `file` when there is one and it
+/// names this network, else the embedded network's record when that names it (`nets/default.nnue`
+/// given as a file, or a copy of it).
 pub fn find(file: Option<&Path>, checksum: u64) -> Option<Value> {
-    let text = match file {
-        Some(path) => std::fs::read_to_string(sidecar(path)).ok()?,
-        None => EMBEDDED.to_string(),
+    let matches = |text: &str| {
+        let record: Value = serde_json::from_str(text).ok()?;
+        (record["network_checksum"].as_str() == Some(&format!("{checksum:016x}"))).then_some(record)
     };
-    let record: Value = serde_json::from_str(&text).ok()?;
-    (record["network_checksum"].as_str() == Some(&format!("{checksum:016x}"))).then_some(record)
+    // A file's own record first; a copy of the embedded network has the embedded record.
+    file.and_then(|path| std::fs::read_to_string(sidecar(path)).ok())
+        .and_then(|text| matches(&text))
+        .or_else(|| matches(EMBEDDED))
 }
