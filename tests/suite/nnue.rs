@@ -100,13 +100,20 @@ fn the_embedded_network_round_trips_and_evaluates_symmetrically() {
     assert_eq!(nnue::evaluate(&pos), nnue::evaluate(&mirror));
 }
 
+/// `brudno nnue-info ARGS`, which must succeed, as JSON.
+fn nnue_info(args: &[&str]) -> serde_json::Value {
+    let mut command = vec!["nnue-info"];
+    command.extend_from_slice(args);
+    let (status, out, stderr) = common::run_brudno(&command);
+    assert!(status.success(), "{stderr}");
+    serde_json::from_str(out.trim()).unwrap()
+}
+
 /// `brudno nnue-info`: the embedded network's architecture as JSON, the same for its file,
 /// and a corrupt file or one of the older format refused with the reason.
 #[test]
 fn nnue_info_describes_networks_and_refuses_bad_files() {
-    let (status, out, _) = common::run_brudno(&["nnue-info"]);
-    assert!(status.success());
-    let info: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let info = nnue_info(&[]);
     let network = nnue::embedded();
     assert_eq!(info["inputs"], 768);
     assert_eq!(info["king_buckets"], network.arch.king_buckets);
@@ -121,9 +128,7 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
 
     let good = temp("info.nnue");
     std::fs::write(&good, network.to_bytes()).unwrap();
-    let (status, out, _) = common::run_brudno(&["nnue-info", &good.display().to_string()]);
-    assert!(status.success());
-    let from_file: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let from_file = nnue_info(&[&good.display().to_string()]);
     assert_eq!(from_file["checksum"], info["checksum"]);
     // A copy of the embedded network has the embedded network's record.
     assert_eq!(from_file["training"], info["training"]);
@@ -132,9 +137,7 @@ fn nnue_info_describes_networks_and_refuses_bad_files() {
     other.b2[0] += 1;
     let other_file = temp("other.nnue");
     std::fs::write(&other_file, other.to_bytes()).unwrap();
-    let (status, out, _) = common::run_brudno(&["nnue-info", &other_file.display().to_string()]);
-    assert!(status.success());
-    let from_other: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let from_other = nnue_info(&[&other_file.display().to_string()]);
     assert_ne!(from_other["checksum"], info["checksum"]);
     assert!(
         from_other["training"]
@@ -223,9 +226,7 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
     let bytes = std::fs::read(&net).unwrap();
     assert!(Network::parse(&bytes).is_ok());
     // The training record beside it, and in nnue-info: what the network learned from.
-    let (status, info, _) = common::run_brudno(&["nnue-info", net.to_str().unwrap()]);
-    assert!(status.success());
-    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    let info = nnue_info(&[net.to_str().unwrap()]);
     let record = &info["training"];
     assert!(record["positions"].as_u64().unwrap() > 100, "{record}");
     assert_eq!(record["data"][0]["file"], "gen.vf");
@@ -247,8 +248,7 @@ fn the_pipeline_runs_from_datagen_to_a_loadable_network() {
         net.to_str().unwrap(),
     ]);
     assert!(status.success(), "{stderr}");
-    let (_, warm_info, _) = common::run_brudno(&["nnue-info", warm.to_str().unwrap()]);
-    let warm_info: serde_json::Value = serde_json::from_str(&warm_info).unwrap();
+    let warm_info = nnue_info(&[warm.to_str().unwrap()]);
     assert_eq!(warm_info["training"]["started_from"], info["checksum"]);
     // Another shape: 32 hidden neurons, eight output buckets; a width the format cannot
     // hold is refused before any training.

@@ -21,8 +21,8 @@ macro_rules! features {
         const NAMES: &[&str] = &[$( $name, )*];
 
         impl Features {
-            /// The engine as it plays: every technique on except those that have not yet
-            /// won their place in games (capture and correction histories, history pruning).
+            /// The engine as it plays: every technique on (each won its place in games;
+            /// docs/STRENGTH.md).
             pub const ALL: Features = Features { $( $field: $on, )* };
 
             /// Every technique off: plain alpha-beta.

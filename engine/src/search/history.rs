@@ -1,6 +1,5 @@
 //! The tables in which the search learns from its own results: the butterfly history of
-//! quiet moves, the countermoves, the continuation history, the capture history and the
-//! correction history. Each type owns its size, its indexing and its update rule (the
+//! quiet moves, the countermoves and the continuation history. Each type owns its size, its indexing and its update rule (the
 //! *gravity* rule for the move histories: values stay within `±limit`, and a bonus moves an
 //! entry less the nearer it already is to the limit, so recent results weigh more than old
 //! ones).

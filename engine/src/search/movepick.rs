@@ -4,7 +4,7 @@
 //!
 //! - **Main** (`MovePicker::main`, the interior nodes of `alphabeta.rs`, evasions included):
 //!   the hash move first (its legality checked without generating the moves), then good
-//!   captures and promotions by MVV-LVA (or MVV-LVA and capture history), static exchange
+//!   captures and promotions by MVV-LVA, static exchange
 //!   evaluation only when a capture is reached, then the two killers, the countermove, the
 //!   quiet moves by history (scored only when that stage is reached, and not at all when the
 //!   search says to skip them, as late move pruning does), and last the captures that lose
@@ -12,9 +12,11 @@
 //! - **Quiescence** (`MovePicker::quiescence`): captures and promotions by MVV-LVA, or every
 //!   evasion when in check.
 //! - **ProbCut** (`MovePicker::probcut`): captures whose static exchange clears a threshold.
-//! - **Lab** (`MovePicker::lab`): the search lab's fixed orders (generation, worst, random)
-//!   and the root's first order: every legal move scored at once, as the textbook algorithm
-//!   generates them.
+//!   The root's first order is this mode too, with the histories kept from the previous
+//!   search and no killers (`worker.rs`).
+//! - **Lab** (`MovePicker::lab`, `movepick/fixed.rs`): the search lab's fixed orders
+//!   (generation, worst, random): every legal move scored at once, as the textbook
+//!   algorithm generates them.
 //!
 //! Within a stage, equal scores keep the generation order (a stable order), so the order
 //! never depends on how the moves were picked. The picker only orders and filters: it never
@@ -151,12 +153,6 @@ impl OrderingContext<'_> {
         };
         (butterfly, continuation)
     }
-
-    /// The ordering score of a capture or promotion: MVV-LVA.
-    #[inline]
-    fn capture_score(&self, mv: Move) -> i32 {
-        mvv_lva_score(mv)
-    }
 }
 
 /// The moves of one node, one at a time (see the module's description).
@@ -263,7 +259,7 @@ impl MovePicker {
         picker
     }
 
-    /// The whole order of a lab picker (the root's first order), best first.
+    /// The whole order of a lab picker (the root's first order in a lab order), best first.
     pub fn into_order(mut self) -> Vec<Move> {
         debug_assert_eq!(self.stage, Stage::Scored);
         (0..self.moves.len())
@@ -479,7 +475,7 @@ impl MovePicker {
             generated += 1;
             let packed = tt::pack_move(mv);
             if packed != hash && packed != excluded {
-                let score = context.capture_score(mv);
+                let score = mvv_lva_score(mv);
                 moves.push(ScoredMove { mv, score });
             }
         });
@@ -500,11 +496,7 @@ impl MovePicker {
                 if self.left_out(tt::pack_move(mv)) {
                     continue;
                 }
-                let score = if tactical {
-                    context.capture_score(mv)
-                } else {
-                    0
-                };
+                let score = if tactical { mvv_lva_score(mv) } else { 0 };
                 self.moves.push(ScoredMove { mv, score });
             }
             if tactical {

@@ -225,7 +225,7 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     /// Triangular PV table: `pv[ply]` is the best line found from the node at `ply`.
     pub(super) pv: Vec<Line>,
     pub(super) plies: Vec<Ply>,
-    /// The histories (quiet, countermove, continuation, capture, correction), kept between
+    /// The histories (quiet, countermove, continuation), kept between
     /// searches when the search has a `HistoryStore`.
     pub(super) learned: Box<Histories>,
     /// The table part of the late move reductions (`lmr.rs`).

@@ -239,7 +239,7 @@ fn banded_order(
             let score = if packed == hash {
                 i32::MAX
             } else if is_tactical(mv) {
-                let value = context.capture_score(mv);
+                let value = mvv_lva_score(mv);
                 if !context.features.see || see_non_negative(pos, mv) {
                     GOOD_CAPTURE + value
                 } else {
