@@ -36,6 +36,7 @@ use brudno_engine::eval::Evaluation;
 use brudno_engine::eval::nnue::network::fnv1a;
 use brudno_engine::position::Position;
 use brudno_engine::rng::splitmix64;
+use brudno_engine::search::history::HistoryStore;
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Search, SearchConfig, SearchControl};
 
@@ -170,7 +171,11 @@ pub fn play_game(
         eval: limit.eval,
         ..SearchConfig::default()
     };
-    let search = |pos: &Position, history: &[u64], limits: &Limits| {
+    // The game's searches keep their histories from move to move, as a game under UCI does
+    // (and none pays for clearing the tables again); the opening's quick vetting searches
+    // start from empty ones.
+    let kept = HistoryStore::default();
+    let search = |pos: &Position, history: &[u64], limits: &Limits, histories| {
         let control = SearchControl::default();
         control.begin(false);
         Search {
@@ -180,7 +185,7 @@ pub fn play_game(
             config: &config,
             tt: &tt,
             control: &control,
-            histories: None,
+            histories,
         }
         .run(&mut |_| {})
     };
@@ -189,7 +194,7 @@ pub fn play_game(
             nodes: Some(OPENING_NODES),
             ..Limits::default()
         };
-        search(pos, history, &quick).score
+        search(pos, history, &quick, None).score
     };
     let (mut pos, mut history) = draw_opening(openings, random_plies, game_seed(seed, game), vet);
     tt.clear(1);
@@ -206,7 +211,7 @@ pub fn play_game(
             result = over;
             break;
         }
-        let found = search(&pos, &history, &limits);
+        let found = search(&pos, &history, &limits, Some(&kept));
         let Some(mv) = found.best_move else {
             break;
         };

@@ -39,12 +39,16 @@ fn games_are_deterministic_and_record_every_move() {
         2 * (fields[5].parse::<usize>().unwrap() - 1) + usize::from(fields[1] == "b")
     };
     assert!((6..=7).contains(&ply(&game.start)), "{}", game.start.fen());
+    // A repetition counts the positions from the recorded start on (the random plies before
+    // it are not in the file; this game's repetition lies after them).
     let mut position = game.start.clone();
+    let mut keys = Vec::new();
     for &(m, _) in &game.moves {
         assert!(position.legal_moves().contains(&m));
+        keys.push(position.key());
         position.play_in_place(m);
     }
-    let over = game_over(&position, &[]).is_some();
+    let over = game_over(&position, &keys).is_some();
     let long = game.moves.len() + ply(&game.start) >= MAX_PLIES;
     // Ended by the rules, by adjudication (a score held long enough), or at the ply limit.
     let last: Vec<i32> = game
