@@ -454,13 +454,17 @@ impl MovePicker {
     /// scored by their histories.
     #[inline(never)]
     fn score_quiets(&mut self, pos: &Position, context: &OrderingContext) {
-        if !self.quiets_generated {
-            self.generate_quiets(pos);
-        }
         let us = pos.turn();
-        for scored in &mut self.moves[self.quiet_start..] {
-            let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
-            scored.score = butterfly + continuation;
+        if self.quiets_generated {
+            for scored in &mut self.moves[self.quiet_start..] {
+                let (butterfly, continuation) = context.quiet_histories(us, scored.mv);
+                scored.score = butterfly + continuation;
+            }
+        } else {
+            self.generate_quiets(pos, |mv| {
+                let (butterfly, continuation) = context.quiet_histories(us, mv);
+                butterfly + continuation
+            });
         }
     }
 
@@ -509,9 +513,10 @@ impl MovePicker {
 
     /// Not in check, at the quiet stage: the quiet moves after the captures (all picked by
     /// now; the losing ones are kept apart), less the hash move, the excluded move and the
-    /// killers and countermove already tried.
-    #[inline(never)]
-    fn generate_quiets(&mut self, pos: &Position) {
+    /// killers and countermove already tried, each scored by `score` as it is generated
+    /// (inlined there, the score reads the move the generator just built).
+    #[inline(always)]
+    fn generate_quiets(&mut self, pos: &Position, score: impl Fn(Move) -> i32) {
         self.moves.truncate(self.quiet_start);
         let hash = self.hash_move.map_or(0, tt::pack_move);
         let excluded = self.excluded;
@@ -522,7 +527,10 @@ impl MovePicker {
             generated += 1;
             let packed = tt::pack_move(mv);
             if packed != hash && packed != excluded && !early.contains(&packed) {
-                moves.push(ScoredMove { mv, score: 0 });
+                moves.push(ScoredMove {
+                    mv,
+                    score: score(mv),
+                });
             }
         });
         self.legal = Some(self.captures_generated + generated);
