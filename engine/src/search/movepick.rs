@@ -71,14 +71,21 @@ pub fn mvv_lva_score(m: Move) -> i32 {
 /// than swap), so picking one by one gives exactly a stable sort, best first.
 #[inline]
 pub fn pick_next(moves: &mut [ScoredMove], index: usize) -> Move {
-    let mut best = index;
-    for i in index + 1..moves.len() {
-        if moves[i].score > moves[best].score {
-            best = i;
+    let rest = &mut moves[index..];
+    let mut best = 0;
+    let mut best_score = rest[0].score;
+    for (i, scored) in rest.iter().enumerate().skip(1) {
+        if scored.score > best_score {
+            (best, best_score) = (i, scored.score);
         }
     }
-    moves[index..=best].rotate_right(1);
-    moves[index].mv
+    // The shift by hand: `rotate_right` calls `memmove`, dearer than the few moves passed.
+    let picked = rest[best];
+    for i in (0..best).rev() {
+        rest[i + 1] = rest[i];
+    }
+    rest[0] = picked;
+    picked.mv
 }
 
 /// Where the picker is: each stage prepares its moves when it is reached.
