@@ -149,8 +149,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
     /// Start from this network (a warm start, usually with a smaller --learning-rate)
-    /// instead of random weights; its shape is the run's (--hidden and the buckets are
-    /// ignored).
+    /// instead of random weights; its shape is the run's (--hidden and --king-buckets are
+    /// ignored), except that a network with one output bucket grows to --output-buckets,
+    /// each a copy of its output layer.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
 }
@@ -469,7 +470,24 @@ pub fn run(args: &TrainArgs) -> ExitCode {
             }
         },
     };
-    let arch = match init
+    let mut start = init.as_ref().map(FloatNetwork::dequantised);
+    if let Some(float) = start.take_if(|f| f.arch.output_buckets != args.output_buckets) {
+        if args.output_buckets == 1 {
+            // The default: the init's own buckets stay.
+            start = Some(float);
+        } else {
+            let buckets = float.arch.output_buckets;
+            start = float.with_output_buckets(args.output_buckets);
+            if start.is_none() {
+                eprintln!(
+                    "train: --init has {buckets} output buckets; only a one-bucket network grows to --output-buckets {}",
+                    args.output_buckets
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let arch = match start
         .as_ref()
         .map_or_else(|| architecture(args), |n| Ok(n.arch))
     {
@@ -554,7 +572,6 @@ pub fn run(args: &TrainArgs) -> ExitCode {
         "train: held-out loss of the positional evaluation {:.6}",
         positional_loss / test.len().max(1) as f64
     );
-    let start = init.as_ref().map(FloatNetwork::dequantised);
     let (network, kept) = train_network(&mut train, &test, args, arch, start, &mut |line| {
         eprintln!("{line}")
     });

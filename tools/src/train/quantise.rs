@@ -1,7 +1,8 @@
 //! Between the trainer's float network and the engine's quantised one: `quantise` scales the
 //! hidden weights by `QA` and the output weights by `QB` (the output biases by both), as
 //! `nnue::network` reads them, and `FloatNetwork::dequantised` is its inverse, the warm start
-//! of `train --init`.
+//! of `train --init` (`FloatNetwork::with_output_buckets` gives a one-bucket start more
+//! output buckets).
 
 use brudno_engine::eval::nnue::{Network, QA, QB};
 
@@ -42,5 +43,22 @@ impl FloatNetwork {
                 .map(|&b| b as f32 / (QA * QB) as f32)
                 .collect(),
         }
+    }
+
+    /// The same network with `buckets` output buckets, each a copy of this one-bucket
+    /// network's output layer: it evaluates every position as before, and training lets the
+    /// buckets part. `None` unless this network has one output bucket.
+    pub fn with_output_buckets(self, buckets: usize) -> Option<Self> {
+        if self.arch.output_buckets != 1 || buckets == 0 {
+            return None;
+        }
+        let mut arch = self.arch;
+        arch.output_buckets = buckets;
+        Some(FloatNetwork {
+            arch,
+            w2: self.w2.repeat(buckets),
+            b2: self.b2.repeat(buckets),
+            ..self
+        })
     }
 }

@@ -249,3 +249,37 @@ fn a_warm_start_begins_at_the_network_it_starts_from() {
         assert!(quantise(&FloatNetwork::dequantised(&random)) == random);
     }
 }
+
+/// A one-bucket network grown to eight output buckets (`train --init NET --output-buckets
+/// 8`) evaluates every position exactly as before, whatever its piece count; a network that
+/// already has buckets does not grow.
+#[test]
+fn a_network_grown_to_output_buckets_evaluates_as_before() {
+    let mut float = FloatNetwork::random(Architecture::plain(32), 5);
+    for (i, w) in float.w2.iter_mut().enumerate() {
+        *w = ((i % 13) as f32 - 6.0) / 20.0;
+    }
+    float.b2[0] = 0.3;
+    let before = quantise(&float);
+    let grown = float.clone().with_output_buckets(8).unwrap();
+    assert_eq!(grown.arch.output_buckets, 8);
+    let after = quantise(&grown);
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+        "8/8/4k3/8/8/3K4/6Q1/8 w - - 0 1",
+    ];
+    let mut values = Vec::new();
+    for fen in fens {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let value = |network: &Network| {
+            let accumulator = Accumulator::refreshed(pos.board(), network);
+            network.output(&accumulator, pos.board(), pos.turn())
+        };
+        assert_eq!(value(&before), value(&after), "{fen}");
+        values.push(value(&after));
+    }
+    assert!(values.iter().any(|&v| v != values[0]), "{values:?}");
+    assert!(grown.with_output_buckets(4).is_none());
+}
