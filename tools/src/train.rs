@@ -471,20 +471,18 @@ pub fn run(args: &TrainArgs) -> ExitCode {
         },
     };
     let mut start = init.as_ref().map(FloatNetwork::dequantised);
-    if let Some(float) = start.take_if(|f| f.arch.output_buckets != args.output_buckets) {
-        if args.output_buckets == 1 {
-            // The default: the init's own buckets stay.
-            start = Some(float);
-        } else {
-            let buckets = float.arch.output_buckets;
-            start = float.with_output_buckets(args.output_buckets);
-            if start.is_none() {
-                eprintln!(
-                    "train: --init has {buckets} output buckets; only a one-bucket network grows to --output-buckets {}",
-                    args.output_buckets
-                );
-                return ExitCode::from(2);
-            }
+    // --output-buckets 1 (the default) keeps the init's own buckets.
+    if args.output_buckets > 1
+        && let Some(float) = start.take_if(|f| f.arch.output_buckets != args.output_buckets)
+    {
+        let buckets = float.arch.output_buckets;
+        start = float.with_output_buckets(args.output_buckets);
+        if start.is_none() {
+            eprintln!(
+                "train: --init has {buckets} output buckets; only a one-bucket network grows to --output-buckets {}",
+                args.output_buckets
+            );
+            return ExitCode::from(2);
         }
     }
     let arch = match start
