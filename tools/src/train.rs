@@ -154,6 +154,19 @@ pub struct TrainArgs {
     /// each a copy of its output layer.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
+    /// Train on this share of the training games only (0 to 1), chosen at random by game
+    /// number and --seed; the held-out games stay the same whatever the share, and a smaller
+    /// share's games are part of every larger one's. The data-size curve's points.
+    #[arg(long, default_value_t = 1.0, value_name = "SHARE")]
+    pub games_fraction: f64,
+}
+
+/// Whether training game `game` is in the share `fraction` of the games: a uniform draw
+/// from the game's number and `seed` under `fraction`, so that the games of a share are
+/// part of every larger share's.
+pub fn in_share(game: usize, seed: u64, fraction: f64) -> bool {
+    let draw = splitmix64(splitmix64(seed ^ 0x5eed_da7a) ^ game as u64);
+    ((draw >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
 /// One training position: its active inputs from White's perspective in the first king
@@ -495,6 +508,13 @@ pub fn run(args: &TrainArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !(0.0..=1.0).contains(&args.games_fraction) || args.games_fraction == 0.0 {
+        eprintln!(
+            "train: --games-fraction {} is not a share above 0 and at most 1",
+            args.games_fraction
+        );
+        return ExitCode::from(2);
+    }
     let mut train = Vec::new();
     let mut test = Vec::new();
     let mut game = 0usize;
@@ -537,7 +557,7 @@ pub fn run(args: &TrainArgs) -> ExitCode {
                 let error = sigmoid(positional as f32 / SCALE as f32) - sample.target;
                 positional_loss += f64::from(error * error);
                 test.push(sample);
-            } else {
+            } else if in_share(game, args.seed, args.games_fraction) {
                 if args.mirror && !record.position.chess().castles().any() {
                     train.push(sample.mirrored());
                 }

@@ -75,6 +75,7 @@ pub fn to_json(run: &Run) -> Value {
         "positions": run.positions,
         "held_out_positions": run.held_out,
         "games": run.games,
+        "games_fraction": args.games_fraction,
         "data": data,
         "manifest_fnv1a64": manifest,
         "epochs": args.epochs,

@@ -21,7 +21,28 @@ fn test_args(hidden: usize, king_buckets: usize, output_buckets: usize) -> Train
         output_buckets,
         king_buckets,
         init: None,
+        games_fraction: 1.0,
     }
+}
+
+/// A share of the games holds about that share, every game of a smaller share is in each
+/// larger one, the whole keeps every game, and another seed draws other games.
+#[test]
+fn a_share_of_the_games_is_nested_in_every_larger_share() {
+    let games = 0..20_000usize;
+    let kept = |fraction: f64, seed: u64| -> Vec<usize> {
+        games
+            .clone()
+            .filter(|&g| in_share(g, seed, fraction))
+            .collect()
+    };
+    assert_eq!(kept(1.0, 1).len(), 20_000);
+    let quarter = kept(0.25, 1);
+    let half = kept(0.5, 1);
+    assert!((4_700..5_300).contains(&quarter.len()), "{}", quarter.len());
+    assert!((9_700..10_300).contains(&half.len()), "{}", half.len());
+    assert!(quarter.iter().all(|g| half.binary_search(g).is_ok()));
+    assert_ne!(kept(0.5, 2), half);
 }
 
 /// The trainer's shapes: plain, and four mirrored king buckets with eight output buckets.
