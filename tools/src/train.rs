@@ -24,12 +24,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use shakmaty::{Color, Piece, Position as _, Role, Square};
+use shakmaty::{Color, Piece, Role, Square};
 
-use crate::dataset;
 use brudno_engine::eval::nnue::{Architecture, INPUTS, KingKey, Network, QB, SCALE};
-use brudno_engine::eval::params::WEIGHTS;
-use brudno_engine::eval::positional;
 use brudno_engine::position::Position;
 use brudno_engine::rng::splitmix64;
 
@@ -159,14 +156,6 @@ pub struct TrainArgs {
     /// share's games are part of every larger one's. The data-size curve's points.
     #[arg(long, default_value_t = 1.0, value_name = "SHARE")]
     pub games_fraction: f64,
-}
-
-/// Whether training game `game` is in the share `fraction` of the games: a uniform draw
-/// from the game's number and `seed` under `fraction`, so that the games of a share are
-/// part of every larger share's.
-pub fn in_share(game: usize, seed: u64, fraction: f64) -> bool {
-    let draw = splitmix64(splitmix64(seed ^ 0x5eed_da7a) ^ game as u64);
-    ((draw >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
 /// One training position: its active inputs from White's perspective in the first king
@@ -508,64 +497,16 @@ pub fn run(args: &TrainArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if !(0.0..=1.0).contains(&args.games_fraction) || args.games_fraction == 0.0 {
-        eprintln!(
-            "train: --games-fraction {} is not a share above 0 and at most 1",
-            args.games_fraction
-        );
+    let Some(Samples {
+        mut train,
+        test,
+        games: game,
+        positions,
+        positional_loss,
+    }) = read_samples(args)
+    else {
         return ExitCode::from(2);
-    }
-    let mut train = Vec::new();
-    let mut test = Vec::new();
-    let mut game = 0usize;
-    let mut positions = 0u64;
-    let mut positional_loss = 0f64;
-    for path in &args.data {
-        let mut bad = 0;
-        let loaded = dataset::load(path, &mut |index, why| {
-            bad += 1;
-            if bad <= 10 {
-                eprintln!("{}: {index}: {why}", path.display());
-            }
-        });
-        let records = match loaded {
-            Ok(loaded) => loaded.records,
-            Err(why) => {
-                eprintln!("train: {why}");
-                return ExitCode::from(2);
-            }
-        };
-        if bad > 0 {
-            eprintln!("{}: {bad} bad records skipped", path.display());
-        }
-        for record in &records {
-            if record.game_start {
-                game += 1;
-            }
-            let sample = Sample::new(
-                &record.position,
-                record.score,
-                record.white_result() as f32,
-                args.lambda.clamp(0.0, 1.0),
-            );
-            // Every twentieth game is held out, whole.
-            if game.is_multiple_of(20) {
-                // The hand-written evaluation on the same target: the bar the net must pass.
-                let board = record.position.board();
-                let turn = record.position.turn();
-                let positional = positional::evaluate(board, turn, &WEIGHTS);
-                let error = sigmoid(positional as f32 / SCALE as f32) - sample.target;
-                positional_loss += f64::from(error * error);
-                test.push(sample);
-            } else if in_share(game, args.seed, args.games_fraction) {
-                if args.mirror && !record.position.chess().castles().any() {
-                    train.push(sample.mirrored());
-                }
-                train.push(sample);
-                positions += 1;
-            }
-        }
-    }
+    };
     if train.len() < args.batch.max(1) {
         eprintln!(
             "train: {} training positions, fewer than one batch ({})",
@@ -708,7 +649,10 @@ fn train_network(
 
 mod quantise;
 pub mod record;
+mod samples;
 
 pub use quantise::quantise;
+pub use samples::in_share;
+use samples::{Samples, read_samples};
 #[cfg(test)]
 mod tests;
