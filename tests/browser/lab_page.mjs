@@ -24,6 +24,9 @@ const failures = [];
 try {
   const page = context.pages()[0] || await context.newPage();
   page.on('pageerror', (e) => failures.push('page error: ' + e.message));
+  // The suite runs its tests side by side; on a loaded 2-core machine the page can take
+  // longer than Playwright's 30 s default to settle, which is load, not a failure.
+  page.setDefaultTimeout(120000);
 
   const ready = async () => {
     await page.waitForFunction(() => document.body.dataset.state === 'error' || (document.body.dataset.state === 'ready' &&
