@@ -162,3 +162,6 @@ impl<O: Observer> Worker<'_, O> {
         self.quiesce_node(pos, alpha, beta, ply)
     }
 }
+
+#[cfg(test)]
+mod tests;
