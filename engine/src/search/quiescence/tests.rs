@@ -102,7 +102,6 @@ fn table_bounds_in_quiescence_agree_with_quiescence_without_a_table() {
                     pos.fen()
                 );
             }
-            assert_eq!(worker.stats.tt_cutoffs > 0, worker.stats.tt_hits > 0);
             cutoffs += worker.stats.tt_cutoffs;
         });
     }
