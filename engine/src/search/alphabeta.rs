@@ -58,6 +58,11 @@ impl<O: Observer> Worker<'_, O> {
         ply: usize,
         cut_node: bool,
     ) -> Value {
+        // Every node below the root is at ply 1 to MAX_PLY - 1 (the horizon below stops
+        // at MAX_PLY - 1): saying so once lets the compiler drop the bounds checks of the
+        // per-ply arrays.
+        debug_assert!((1..MAX_PLY).contains(&ply), "ply {ply}");
+        let ply = ply.clamp(1, MAX_PLY - 1);
         let config = self.search.config;
         let features = self.features;
         let pv_node = beta - alpha > 1;
@@ -413,7 +418,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut revisited = 0;
         loop {
             let mut revisiting = false;
-            let mv = if let Some(mv) = picker.next(pos, &self.ordering(ply, rows)) {
+            let mv = if let Some(mv) = picker.next_lazy(pos, || self.ordering(ply, rows)) {
                 mv
             } else if revisited < deferred.len() {
                 revisited += 1;
@@ -534,7 +539,8 @@ impl<O: Observer> Worker<'_, O> {
                         pv_node,
                         improving,
                         cut_node,
-                        killer: self.plies[ply].killers.contains(&packed),
+                        killer: self.plies[ply].killers[0] == packed
+                            || self.plies[ply].killers[1] == packed,
                         butterfly,
                         continuation,
                     };

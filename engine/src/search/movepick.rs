@@ -184,9 +184,9 @@ pub struct MovePicker {
     quiets_generated: bool,
     /// Whether the side to move is in check (main mode: the evasions are generated at once).
     in_check: bool,
-    /// Killers and countermove yielded before the quiet moves were generated, packed: the
-    /// quiet stage leaves them out.
-    early: ArrayVec<PackedMove, 3>,
+    /// Killers and countermove yielded before the quiet moves were generated, packed (0 for
+    /// none; no move packs to 0): the quiet stage leaves them out.
+    early: [PackedMove; 3],
     /// Moves yielded so far.
     yielded: usize,
     /// Captures that lose material, in the order they were met (best MVV-LVA first).
@@ -197,6 +197,9 @@ pub struct MovePicker {
     legal: Option<usize>,
     /// Whether the search asked to skip the remaining quiet moves.
     skip_quiets: bool,
+    /// Whether losing captures wait until the end (the SEE switch, read from the context
+    /// when the moves are generated).
+    see: bool,
 }
 
 impl MovePicker {
@@ -214,11 +217,12 @@ impl MovePicker {
             bad_captures: ArrayVec::new(),
             quiets_generated: false,
             in_check: false,
-            early: ArrayVec::new(),
+            early: [0; 3],
             yielded: 0,
             next: 0,
             legal: None,
             skip_quiets: false,
+            see: false,
         }
     }
 
@@ -295,7 +299,19 @@ impl MovePicker {
 
     /// The next move to try, or `None` when there is none left.
     pub fn next(&mut self, pos: &Position, context: &OrderingContext) -> Option<Move> {
-        let next = self.advance(pos, context);
+        self.next_lazy(pos, || *context)
+    }
+
+    /// `next`, with the context made by `context` only when a stage needs it (generating the
+    /// captures or evasions, scoring the quiet moves): the search makes it from its tables
+    /// at each call, which cost more than picking a scored move.
+    #[inline]
+    pub fn next_lazy<'c>(
+        &mut self,
+        pos: &Position,
+        context: impl Fn() -> OrderingContext<'c>,
+    ) -> Option<Move> {
+        let next = self.advance(pos, &context);
         self.yielded += usize::from(next.is_some());
         next
     }
@@ -305,7 +321,11 @@ impl MovePicker {
     /// attack tables) was hoisted into this function's entry and paid at every call, about
     /// 80 instructions each time a scored move was merely picked.
     #[inline]
-    fn advance(&mut self, pos: &Position, context: &OrderingContext) -> Option<Move> {
+    fn advance<'c>(
+        &mut self,
+        pos: &Position,
+        context: &impl Fn() -> OrderingContext<'c>,
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::Hash => {
@@ -316,9 +336,9 @@ impl MovePicker {
                 }
                 Stage::Generate => {
                     if self.in_check {
-                        self.generate_evasions(pos, context);
+                        self.generate_evasions(pos, &context());
                     } else {
-                        self.generate_captures(pos, context);
+                        self.generate_captures(pos, &context());
                     }
                     self.stage = Stage::GoodCaptures;
                 }
@@ -326,7 +346,7 @@ impl MovePicker {
                     while self.next < self.quiet_start {
                         let mv = pick_next(&mut self.moves[..self.quiet_start], self.next);
                         self.next += 1;
-                        if !context.features.see || see::see_non_negative(pos, mv) {
+                        if !self.see || see::see_non_negative(pos, mv) {
                             return Some(mv);
                         }
                         let _ = self.bad_captures.try_push(mv);
@@ -355,13 +375,13 @@ impl MovePicker {
                         && let Some(mv) = tt::legal_move_from_packed(candidate, pos)
                         && !is_tactical(mv)
                     {
-                        self.early.push(candidate);
+                        self.early[self.early.iter().take_while(|&&e| e != 0).count()] = candidate;
                         return Some(mv);
                     }
                 }
                 Stage::ScoreQuiets => {
                     if !self.skip_quiets {
-                        self.score_quiets(pos, context);
+                        self.score_quiets(pos, &context());
                     }
                     self.next = self.quiet_start;
                     self.stage = Stage::Quiets;
@@ -421,6 +441,7 @@ impl MovePicker {
     /// The killers and countermove of the node, from the context (without their switches,
     /// they are not special).
     fn take_killers(&mut self, context: &OrderingContext) {
+        self.see = context.features.see;
         self.killers = if context.features.killers {
             context.killers
         } else {
@@ -527,13 +548,19 @@ impl MovePicker {
         self.moves.truncate(self.quiet_start);
         let hash = self.hash_move.map_or(0, tt::pack_move);
         let excluded = self.excluded;
-        let early = &self.early;
+        let early = self.early;
         let moves = &mut self.moves;
         let mut generated = 0;
         pos.generate_quiets(|mv| {
             generated += 1;
             let packed = tt::pack_move(mv);
-            if packed != hash && packed != excluded && !early.contains(&packed) {
+            // Compared one by one: `contains` was a call per quiet move.
+            if packed != hash
+                && packed != excluded
+                && packed != early[0]
+                && packed != early[1]
+                && packed != early[2]
+            {
                 moves.push(ScoredMove {
                     mv,
                     score: score(mv),

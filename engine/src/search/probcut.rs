@@ -32,7 +32,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut picker = MovePicker::probcut(probcut_beta - static_eval);
         let mut child = pos.clone();
         let probe_depth = depth - params::probcut_reduction();
-        while let Some(mv) = picker.next(pos, &self.ordering(ply, None)) {
+        while let Some(mv) = picker.next_lazy(pos, || self.ordering(ply, None)) {
             let changes = pos.play_into(mv, &mut child);
             self.made_move(ply + 1, &changes);
             self.keys.push(child.key());

@@ -85,7 +85,7 @@ impl<O: Observer> Worker<'_, O> {
         let mut picker = MovePicker::quiescence();
         let mut child = pos.clone();
         let mut best_move = 0;
-        while let Some(mv) = picker.next(pos, &self.ordering(ply, None)) {
+        while let Some(mv) = picker.next_lazy(pos, || self.ordering(ply, None)) {
             if !in_check {
                 // Delta pruning: even winning this piece cannot reach alpha.
                 if features.futility

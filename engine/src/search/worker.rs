@@ -64,6 +64,9 @@ pub(super) struct Ply {
     pub excluded: PackedMove,
 }
 
+/// Per-ply slots: a node at ply `p < MAX_PLY` writes `p + 2` (its grandchildren's killers).
+pub(super) const PLY_SLOTS: usize = MAX_PLY + 4;
+
 /// The packed "move" of a null move (never a real packed move: from = to = h8).
 pub(super) const NULL_MOVE: PackedMove = 63 | (63 << 6);
 
@@ -224,7 +227,9 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) null_floor: usize,
     /// Triangular PV table: `pv[ply]` is the best line found from the node at `ply`.
     pub(super) pv: Vec<Line>,
-    pub(super) plies: Vec<Ply>,
+    /// The per-ply state of the path, sized at compile time: a node clamps its ply into
+    /// `1..MAX_PLY` once (`negamax_node`), and every access after that needs no bounds check.
+    pub(super) plies: Box<[Ply; PLY_SLOTS]>,
     /// The histories (quiet, countermove, continuation), kept between
     /// searches when the search has a `HistoryStore`.
     pub(super) learned: Box<Histories>,
@@ -247,6 +252,9 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     /// one at least as deep: the thread goes on deeper, the search is not over.
     pub(super) superseded: bool,
     pub(super) next_poll: u64,
+    /// The main thread without a node limit: between polls nothing needs a look
+    /// (`poll_abort`).
+    pub(super) quick_poll: bool,
 }
 
 impl<'a, O: Observer> Worker<'a, O> {
@@ -300,7 +308,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             keys,
             null_floor: 0,
             pv: vec![Line::new(); MAX_PLY + 1],
-            plies: vec![Ply::default(); MAX_PLY + 4],
+            plies: Box::new([Ply::default(); PLY_SLOTS]),
             learned,
             reductions: lmr::table(),
             eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
@@ -317,6 +325,7 @@ impl<'a, O: Observer> Worker<'a, O> {
             skippable_depth: 0,
             superseded: false,
             next_poll: POLL_INTERVAL,
+            quick_poll: is_main && search.limits.nodes.is_none(),
         }
     }
 
@@ -399,8 +408,19 @@ impl<'a, O: Observer> Worker<'a, O> {
     /// Counts towards the next poll; when due, publishes the node count and checks stop,
     /// time and node limits (helpers stop when the main thread does), and whether another
     /// thread has completed an iteration as deep as this one (`superseded`).
-    #[inline]
+    ///
+    /// The common case, the main thread between polls with no node limit, is a test of
+    /// three fields inlined into the node; the rest is a call.
+    #[inline(always)]
     pub(super) fn poll_abort(&mut self) -> bool {
+        if !self.aborted && self.quick_poll && self.stats.nodes < self.next_poll {
+            return false;
+        }
+        self.poll_abort_slow()
+    }
+
+    #[inline(never)]
+    fn poll_abort_slow(&mut self) -> bool {
         if self.aborted {
             return true;
         }

@@ -100,21 +100,31 @@ struct CacheEntry {
     pieces: Pieces,
 }
 
+/// What the stack knows of the node at one ply besides its values (one array of plies: a
+/// move writes one entry).
+#[derive(Clone, Copy, Debug)]
+struct PlyState {
+    /// The change from the node at `ply - 1` to the node at `ply`.
+    changes: PieceChanges,
+    /// Each perspective's king key.
+    keys: [KingKey; 2],
+    /// Whether each perspective's accumulator is up to date for the node on the current
+    /// path.
+    computed: [bool; 2],
+    /// Whether the move to this ply changed a perspective's king key (then that side cannot
+    /// be updated from the ply before).
+    key_changed: [bool; 2],
+}
+
 /// The accumulators of one searching thread, by ply, with their refresh cache.
 pub struct Stack {
     arch: Architecture,
+    /// Whether a king move can change a king key (more than one bucket, or mirroring).
+    keys_vary: bool,
     /// `plies x 2 x hidden` values: the node at `ply`, White's then Black's perspective.
     values: Vec<i16>,
-    /// Whether each perspective's accumulator at a ply is up to date for the node on the
-    /// current path.
-    computed: Vec<[bool; 2]>,
-    /// The change from the node at `ply - 1` to the node at `ply`.
-    changes: Vec<PieceChanges>,
-    /// Each perspective's king key at a ply.
-    keys: Vec<[KingKey; 2]>,
-    /// Whether the move to a ply changed a perspective's king key (then that side cannot be
-    /// updated from the ply before).
-    key_changed: Vec<[bool; 2]>,
+    /// The nodes by ply.
+    plies: Vec<PlyState>,
     /// The refresh cache: per perspective, per king key index.
     cache: [Vec<CacheEntry>; 2],
     /// Whether the network runs its AVX2 loops (then a width of `fixed.rs` takes its path).
@@ -131,13 +141,17 @@ impl Stack {
             pieces: [Bitboard::EMPTY; 12],
         };
         let keys_per_side = arch.king_buckets * 2;
+        let ply = PlyState {
+            changes: PieceChanges::NONE,
+            keys: [KingKey::default(); 2],
+            computed: [false; 2],
+            key_changed: [true; 2],
+        };
         Self {
             arch,
+            keys_vary: arch.king_buckets > 1 || arch.mirrored,
             values: vec![0; plies * 2 * hidden],
-            computed: vec![[false; 2]; plies],
-            changes: vec![PieceChanges::NONE; plies],
-            keys: vec![[KingKey::default(); 2]; plies],
-            key_changed: vec![[true; 2]; plies],
+            plies: vec![ply; plies],
             cache: [
                 vec![entry.clone(); keys_per_side],
                 vec![entry; keys_per_side],
@@ -148,45 +162,51 @@ impl Stack {
 
     /// The root of a new search: `pos` is the node at ply 0.
     pub fn set_root(&mut self, pos: &Position) {
-        self.computed.iter_mut().for_each(|c| *c = [false; 2]);
+        self.reset();
         for perspective in [Color::White, Color::Black] {
-            self.keys[0][side_index(perspective)] = self.arch.board_key(perspective, pos.board());
+            self.plies[0].keys[side_index(perspective)] =
+                self.arch.board_key(perspective, pos.board());
         }
-        self.key_changed[0] = [true; 2];
+        self.plies[0].key_changed = [true; 2];
     }
 
     /// The node at `ply` is reached by a move that made `changes`.
     #[inline]
     pub fn push_move(&mut self, ply: usize, changes: &PieceChanges) {
-        self.changes[ply] = *changes;
-        self.computed[ply] = [false; 2];
-        let mut keys = self.keys[ply - 1];
-        let mut changed = [false; 2];
-        // Only a king move can change a key: the king that was added.
-        for &(piece, square) in changes.added() {
-            if piece.role == Role::King {
-                let side = side_index(piece.color);
-                let key = self.arch.king_key(piece.color, square);
-                changed[side] = key != keys[side];
-                keys[side] = key;
-            }
+        let mut keys = self.plies[ply - 1].keys;
+        let mut key_changed = [false; 2];
+        // Only a king move can change a key, and a king move puts its king down first.
+        if self.keys_vary
+            && let Some(&(piece, square)) = changes.added().first()
+            && piece.role == Role::King
+        {
+            let side = side_index(piece.color);
+            let key = self.arch.king_key(piece.color, square);
+            key_changed[side] = key != keys[side];
+            keys[side] = key;
         }
-        self.keys[ply] = keys;
-        self.key_changed[ply] = changed;
+        self.plies[ply] = PlyState {
+            changes: *changes,
+            keys,
+            computed: [false; 2],
+            key_changed,
+        };
     }
 
     /// The node at `ply` is reached by a null move.
     #[inline]
     pub fn push_null(&mut self, ply: usize) {
-        self.changes[ply] = PieceChanges::NONE;
-        self.computed[ply] = [false; 2];
-        self.keys[ply] = self.keys[ply - 1];
-        self.key_changed[ply] = [false; 2];
+        self.plies[ply] = PlyState {
+            changes: PieceChanges::NONE,
+            keys: self.plies[ply - 1].keys,
+            computed: [false; 2],
+            key_changed: [false; 2],
+        };
     }
 
     /// Forgets every accumulator (a new root with the same keys is set by `set_root`).
     pub fn reset(&mut self) {
-        self.computed.iter_mut().for_each(|c| *c = [false; 2]);
+        self.plies.iter_mut().for_each(|p| p.computed = [false; 2]);
     }
 
     /// The values of `perspective` at `ply`.
@@ -230,15 +250,15 @@ impl Stack {
         network: &Network,
     ) {
         let side = side_index(perspective);
-        if self.computed[ply][side] {
+        if self.plies[ply].computed[side] {
             return;
         }
         // The nearest computed ancestor reachable without a change of key.
         let mut start = None;
         let mut at = ply;
-        while !self.key_changed[at][side] && at > 0 && ply - at < MAX_PENDING {
+        while !self.plies[at].key_changed[side] && at > 0 && ply - at < MAX_PENDING {
             at -= 1;
-            if self.computed[at][side] {
+            if self.plies[at].computed[side] {
                 start = Some(at);
                 break;
             }
@@ -247,10 +267,10 @@ impl Stack {
             self.refresh(ply, perspective, board, network);
             return;
         };
-        let key = self.keys[ply][side];
+        let key = self.plies[ply].keys[side];
         let update = network.kernels().update;
         for p in start + 1..=ply {
-            let changes = self.changes[p];
+            let changes = self.plies[p].changes;
             let row = |&(piece, square): &(Piece, shakmaty::Square)| {
                 network.row(self.arch.feature(perspective, key, piece, square))
             };
@@ -271,7 +291,7 @@ impl Stack {
                 &add[..added.len()],
                 &sub[..removed.len()],
             );
-            self.computed[p][side] = true;
+            self.plies[p].computed[side] = true;
         }
     }
 
@@ -280,7 +300,7 @@ impl Stack {
     /// entry remembers this board.
     fn refresh(&mut self, ply: usize, perspective: Color, board: &Board, network: &Network) {
         let side = side_index(perspective);
-        let key = self.keys[ply][side];
+        let key = self.plies[ply].keys[side];
         let arch = self.arch;
         let entry = &mut self.cache[side][key.index()];
         let now = pieces_of(board);
@@ -309,7 +329,7 @@ impl Stack {
         let hidden = arch.hidden;
         let start = (ply * 2 + side) * hidden;
         self.values[start..start + hidden].copy_from_slice(&entry.values);
-        self.computed[ply][side] = true;
+        self.plies[ply].computed[side] = true;
     }
 }
 

@@ -128,14 +128,14 @@ impl Architecture {
     /// key says so.
     #[inline]
     pub fn feature(&self, perspective: Color, key: KingKey, piece: Piece, square: Square) -> usize {
-        let mut relative = relative(perspective, square);
-        if key.mirror {
-            relative = flip_file(relative);
-        }
+        // Without branches: Black's view flips the ranks (square ^ 56), a mirrored key the
+        // files (square ^ 7). Called with one perspective and key for a whole update, the
+        // flip and the bucket's offset are computed once.
+        let flip = (usize::from(perspective == Color::Black) * 56) ^ (usize::from(key.mirror) * 7);
         let side = usize::from(piece.color != perspective);
         usize::from(key.bucket) * INPUTS
             + (side * 6 + (piece.role as usize - 1)) * 64
-            + relative as usize
+            + (square as usize ^ flip)
     }
 
     /// The output bucket of a board with `pieces` pieces (kings included).

@@ -85,14 +85,14 @@ impl Stack {
         network: &Network,
     ) {
         let side = side_index(perspective);
-        if self.computed[ply][side] {
+        if self.plies[ply].computed[side] {
             return;
         }
         let mut start = None;
         let mut at = ply;
-        while !self.key_changed[at][side] && at > 0 && ply - at < MAX_PENDING {
+        while !self.plies[at].key_changed[side] && at > 0 && ply - at < MAX_PENDING {
             at -= 1;
-            if self.computed[at][side] {
+            if self.plies[at].computed[side] {
                 start = Some(at);
                 break;
             }
@@ -101,7 +101,7 @@ impl Stack {
             self.refresh(ply, perspective, board, network);
             return;
         };
-        let key = self.keys[ply][side];
+        let key = self.plies[ply].keys[side];
         let arch = self.arch;
         let rows = network.w1.as_chunks::<H>().0;
         let row = |&(piece, square): &(Piece, Square)| -> &[i16; H] {
@@ -109,7 +109,7 @@ impl Stack {
         };
         let values = self.values.as_chunks_mut::<H>().0;
         for p in start + 1..=ply {
-            let changes = self.changes[p];
+            let changes = self.plies[p].changes;
             let (before, after) = values.split_at_mut(p * 2);
             let parent = &before[(p - 1) * 2 + side];
             let out = &mut after[side];
@@ -126,7 +126,7 @@ impl Stack {
                     }
                 }
             }
-            self.computed[p][side] = true;
+            self.plies[p].computed[side] = true;
         }
     }
 }

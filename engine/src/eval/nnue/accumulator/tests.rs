@@ -208,7 +208,7 @@ fn king_moves_across_buckets_change_their_side_key() {
     let changes = pos.play_into(mv, &mut child);
     stack.push_move(1, &changes);
     // White's king left rank 1 (bucket 0) for rank 2 (bucket 1): White's key changed.
-    assert_eq!(stack.key_changed[1], [true, false]);
+    assert_eq!(stack.plies[1].key_changed, [true, false]);
 }
 
 /// A position and its colour-flipped mirror score the same for their sides to move, with
