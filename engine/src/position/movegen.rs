@@ -233,8 +233,8 @@ impl Position {
     }
 
     /// Whether `mv`, a move that may come from another position (a hash move or a killer),
-    /// is legal here. Ordinary moves are checked against the attack tables and the pins;
-    /// castling, en passant and every move in check go through shakmaty.
+    /// is legal here. Ordinary moves are checked against the attack tables, the checkers and
+    /// the pins; castling and en passant go through shakmaty.
     pub fn is_legal(&self, mv: Move) -> bool {
         let Move::Normal {
             role,
@@ -246,13 +246,21 @@ impl Position {
         else {
             return self.chess().is_legal(mv);
         };
-        if self.is_check() {
-            return self.chess().is_legal(mv);
-        }
         let board = self.board();
         let us = self.turn();
         if board.piece_at(from) != Some(role.of(us)) || board.by_color(us).contains(to) {
             return false;
+        }
+        let checkers = self.checkers();
+        if checkers.any() && role != Role::King {
+            // In check any other piece must take the one checker or step between it and the
+            // king (the king's own moves are tested below like any king move).
+            let (Some(checker), Some(king)) = (checkers.single_square(), board.king_of(us)) else {
+                return false;
+            };
+            if !(attacks::between(king, checker) | checker).contains(to) {
+                return false;
+            }
         }
         let target = board.role_at(to);
         if target != capture || target == Some(Role::King) {
@@ -351,6 +359,7 @@ mod tests {
         ];
         let mut state = 5;
         let mut checked = 0;
+        let mut in_check = 0;
         let mut previous: Vec<Move> = Vec::new();
         for (fen, chess960) in starts {
             for _ in 0..12 {
@@ -366,6 +375,7 @@ mod tests {
                     for &m in &previous {
                         assert_eq!(pos.is_legal(m), legal.contains(&m), "{} {m:?}", pos.fen());
                     }
+                    in_check += usize::from(pos.is_check() && !previous.is_empty());
                     if !pos.is_check() {
                         let mut captures = Vec::new();
                         pos.generate_captures(|m| captures.push(m));
@@ -390,5 +400,6 @@ mod tests {
             }
         }
         assert!(checked > 5000, "{checked}");
+        assert!(in_check > 200, "{in_check} positions in check");
     }
 }

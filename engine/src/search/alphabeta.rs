@@ -530,9 +530,7 @@ impl<O: Observer> Worker<'_, O> {
                     && !gives_check
                     && !in_check
                 {
-                    let rows = self.continuation_rows(ply);
-                    let (butterfly, continuation) =
-                        self.ordering(ply, rows).quiet_histories(pos.turn(), mv);
+                    let (butterfly, continuation) = self.quiet_histories(rows, pos.turn(), mv);
                     let late = LateMove {
                         depth,
                         searched,

@@ -6,7 +6,7 @@
 //! late-move reduction the histories adjust is decided in `lmr.rs`.
 //! Here the search rewards the move that caused a cut-off and punishes those tried before it.
 
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use super::history::ContinuationHistory;
 use super::movepick::OrderingContext;
@@ -27,6 +27,26 @@ impl<O: Observer> Worker<'_, O> {
             killers: self.plies[ply].killers,
             countermove: self.countermove(ply),
         }
+    }
+
+    /// What the histories say of the quiet move `mv` by `side` after the moves of the
+    /// continuation rows `rows` (`OrderingContext::quiet_histories`, without making the
+    /// rest of the context: the killers and the countermove).
+    #[inline]
+    pub(super) fn quiet_histories(
+        &self,
+        rows: Option<[usize; 2]>,
+        side: Color,
+        mv: Move,
+    ) -> (i32, i32) {
+        OrderingContext {
+            features: self.features,
+            histories: &self.learned,
+            continuation: rows,
+            killers: [0; 2],
+            countermove: 0,
+        }
+        .quiet_histories(side, mv)
     }
 
     /// The countermove of the node at `ply`: the quiet move that last refuted the move

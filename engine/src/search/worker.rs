@@ -237,7 +237,7 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) reductions: Arc<lmr::Table>,
     /// Cached static evaluations: [key, value]. All zeros at first, so the allocation comes
     /// zeroed from the system and a short search touches only the pages it uses.
-    pub(super) eval_cache: Vec<[u64; 2]>,
+    pub(super) eval_cache: Box<[[u64; 2]; EVAL_CACHE_SIZE]>,
     /// The network and the accumulators by ply, with the NNUE evaluation.
     pub(super) nnue: Option<(Arc<Network>, Stack)>,
     /// The positional evaluation's placements by ply and pawn cache, with that evaluation.
@@ -311,7 +311,10 @@ impl<'a, O: Observer> Worker<'a, O> {
             plies: Box::new([Ply::default(); PLY_SLOTS]),
             learned,
             reductions: lmr::table(),
-            eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE],
+            eval_cache: vec![[0; 2]; EVAL_CACHE_SIZE]
+                .into_boxed_slice()
+                .try_into()
+                .expect("EVAL_CACHE_SIZE entries"),
             nnue: (search.config.eval == Evaluation::Nnue).then(|| {
                 let network = nnue::active();
                 let mut stack = Stack::new(MAX_PLY + 4, &network);
