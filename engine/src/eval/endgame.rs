@@ -243,8 +243,9 @@ mod tests {
     #[test]
     fn the_shortcut_agrees_with_the_rules() {
         let mut state = 17;
-        let mut shortcut = 0;
-        let mut ruled = 0;
+        // Positions with pawns on both sides (where the shortcut may answer) and without.
+        let mut both_pawns = 0;
+        let mut not_both = 0;
         for _ in 0..60 {
             let mut pos = Position::default();
             for _ in 0..300 {
@@ -263,9 +264,9 @@ mod tests {
                 }
                 let pawns = pos.board().pawns();
                 if (pawns & pos.board().white()).any() && (pawns & pos.board().black()).any() {
-                    shortcut += 1;
+                    both_pawns += 1;
                 } else {
-                    ruled += 1;
+                    not_both += 1;
                 }
                 state = splitmix64(state);
                 // Captures first, so that the games reach their endings.
@@ -278,7 +279,10 @@ mod tests {
                 pos = pos.play(mv);
             }
         }
-        assert!(shortcut > 1000 && ruled > 1000, "{shortcut} {ruled}");
+        assert!(
+            both_pawns > 1000 && not_both > 1000,
+            "{both_pawns} {not_both}"
+        );
     }
 
     fn board_and_turn(fen: &str) -> (Board, Color) {
