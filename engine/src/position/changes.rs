@@ -11,6 +11,9 @@
 
 use shakmaty::{CastlingSide, Color, Move, Piece, Role, Square};
 
+/// A piece and the square it leaves or reaches.
+pub type Change = (Piece, Square);
+
 /// The pieces a move takes off the board and puts on it, with their squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceChanges {
@@ -103,6 +106,18 @@ impl PieceChanges {
     #[inline]
     pub fn added(&self) -> &[(Piece, Square)] {
         &self.added[..self.added_count as usize]
+    }
+
+    /// How many pieces the move puts on the board and takes off it, with the first of
+    /// each and the second taken off (`NONE`'s placeholder where there is none): the
+    /// network's update reads its common cases from these without slicing.
+    #[inline]
+    pub fn parts(&self) -> ((u8, u8), Change, [Change; 2]) {
+        (
+            (self.added_count, self.removed_count),
+            self.added[0],
+            self.removed,
+        )
     }
 }
 

@@ -17,14 +17,15 @@
 
 use std::sync::Mutex;
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role};
+
+use super::tt;
 
 /// The butterfly index of a move: its from and to squares, `from + 64 * to` (the low twelve
 /// bits of the table's packed move; a castle is the king's square and the rook's).
 #[inline]
 pub fn from_to(mv: Move) -> usize {
-    let from = mv.from().map_or(0, |sq| sq as usize);
-    from | (mv.to() as usize) << 6
+    usize::from(tt::pack_move(mv) & 0xfff)
 }
 
 /// Rows of the continuation and capture histories: 0 (no move) and 12 pieces x 64 squares.
@@ -34,8 +35,14 @@ pub const PIECE_TO: usize = 1 + 12 * 64;
 /// 1..=768 (0 stands for no move).
 #[inline]
 pub fn piece_to(us: Color, mv: Move) -> u16 {
-    let piece = us as u16 * 6 + mv.role() as u16 - 1;
-    1 + piece * 64 + mv.to() as u16
+    // One match on the move (`role` and `to` are a match each).
+    let (role, to) = match mv {
+        Move::Normal { role, to, .. } | Move::Put { role, to } => (role, to),
+        Move::EnPassant { to, .. } => (Role::Pawn, to),
+        Move::Castle { rook, .. } => (Role::King, rook),
+    };
+    let piece = us as u16 * 6 + role as u16 - 1;
+    1 + piece * 64 + to as u16
 }
 
 /// The gravity update: `entry` moves by `bonus`, less the nearer it is to `limit` in the
@@ -212,6 +219,37 @@ impl HistoryStore {
 mod tests {
     use super::*;
     use shakmaty::{Role, Square};
+
+    /// The one-match indices agree with shakmaty's accessors (`from`, `to`, `role`,
+    /// `promotion`: a match each) on every kind of move: castling in both notations and in
+    /// Chess960, en passant, promotions, captures.
+    #[test]
+    fn move_indices_agree_with_the_move_accessors() {
+        use crate::position::Position;
+        for (fen, chess960) in [
+            (
+                "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+                false,
+            ),
+            ("8/PPPk4/8/8/8/8/4Kppp/8 b - - 0 1", false),
+            ("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true),
+        ] {
+            let pos = Position::from_fen(fen, chess960).unwrap();
+            for mv in pos.legal_moves() {
+                let from = mv.from().map_or(0, |sq| sq as u16);
+                let to = mv.to() as u16;
+                let promotion = mv.promotion().map_or(0, |role| role as u16);
+                assert_eq!(tt::pack_move(mv), from | to << 6 | promotion << 12, "{mv}");
+                assert_eq!(from_to(mv), usize::from(from | to << 6), "{mv}");
+                let piece = pos.turn() as u16 * 6 + mv.role() as u16 - 1;
+                assert_eq!(piece_to(pos.turn(), mv), 1 + piece * 64 + to, "{mv}");
+            }
+        }
+    }
 
     fn quiet(from: Square, to: Square) -> Move {
         Move::Normal {

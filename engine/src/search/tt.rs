@@ -54,9 +54,22 @@ pub type PackedMove = u16;
 /// Packs a move for the table.
 #[inline]
 pub fn pack_move(m: Move) -> PackedMove {
-    let from = m.from().map_or(0, |sq| sq as u16);
-    let to = m.to() as u16;
-    let promotion = m.promotion().map_or(0, |role| role as u16);
+    // One match on the move (`from`, `to` and `promotion` are a match each).
+    let (from, to, promotion) = match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (
+            from as u16,
+            to as u16,
+            promotion.map_or(0, |role| role as u16),
+        ),
+        Move::EnPassant { from, to } => (from as u16, to as u16, 0),
+        Move::Castle { king, rook } => (king as u16, rook as u16, 0),
+        Move::Put { to, .. } => (0, to as u16, 0),
+    };
     from | to << 6 | promotion << 12
 }
 

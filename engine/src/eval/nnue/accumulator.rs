@@ -60,6 +60,14 @@ impl Accumulator {
     }
 }
 
+/// Whether the processor counts bits in one instruction (every one with AVX2 does).
+fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("popcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Where a perspective's values sit: White's first, then Black's (shakmaty numbers Black 0).
 #[inline]
 fn side_index(perspective: Color) -> usize {
@@ -127,8 +135,11 @@ pub struct Stack {
     plies: Vec<PlyState>,
     /// The refresh cache: per perspective, per king key index.
     cache: [Vec<CacheEntry>; 2],
-    /// Whether the network runs its AVX2 loops (then a width of `fixed.rs` takes its path).
+    /// Whether the network runs its AVX2 loops on a processor with `popcnt` as well (then a
+    /// width of `fixed.rs` takes its path).
     avx2: bool,
+    /// The output bucket by number of pieces on the board (`Architecture::output_bucket`).
+    output_bucket: [u8; 65],
 }
 
 impl Stack {
@@ -156,7 +167,8 @@ impl Stack {
                 vec![entry.clone(); keys_per_side],
                 vec![entry; keys_per_side],
             ],
-            avx2: network.simd_name() == "avx2",
+            avx2: network.simd_name() == "avx2" && has_popcnt(),
+            output_bucket: std::array::from_fn(|pieces| arch.output_bucket(pieces) as u8),
         }
     }
 

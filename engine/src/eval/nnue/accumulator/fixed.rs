@@ -32,7 +32,7 @@ impl Stack {
     ) -> Option<Value> {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
-            // SAFETY: `avx2` is set only when the processor has AVX2 (`Stack::new`).
+            // SAFETY: `avx2` is set only when the processor has AVX2 and `popcnt` (`Stack::new`).
             return unsafe {
                 match self.arch.hidden {
                     128 => Some(self.evaluate_avx2::<128>(ply, pos, network)),
@@ -47,7 +47,7 @@ impl Stack {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     fn evaluate_avx2<const H: usize>(
         &mut self,
         ply: usize,
@@ -64,7 +64,10 @@ impl Stack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let bucket = self.arch.output_bucket(board.occupied().count());
+        // The piece count by `popcnt` (this function has the feature) and the bucket from
+        // a table: `output_bucket`'s two divisions by the bucket count cost more than the rest.
+        let pieces = board.occupied().0.count_ones() as usize;
+        let bucket = usize::from(self.output_bucket[pieces.min(64)]);
         let weights = network.w2.as_chunks::<H>().0;
         let sum = screlu_dot::<H>(us, &weights[bucket * 2])
             + screlu_dot::<H>(them, &weights[bucket * 2 + 1]);
@@ -76,7 +79,7 @@ impl Stack {
     /// `bring_up_to_date` with the width compiled in: the nearest computed ancestor with the
     /// same king key, then one fused pass per move from there; a refresh otherwise.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     fn up_to_date_avx2<const H: usize>(
         &mut self,
         ply: usize,
@@ -113,10 +116,13 @@ impl Stack {
             let (before, after) = values.split_at_mut(p * 2);
             let parent = &before[(p - 1) * 2 + side];
             let out = &mut after[side];
-            match (changes.added(), changes.removed()) {
-                ([a], [s]) => update_1_1::<H>(out, parent, row(a), row(s)),
-                ([a], [s, t]) => update_1_2::<H>(out, parent, row(a), row(s), row(t)),
-                (added, removed) => {
+            // The common cases from the counts (no slices, no length checks).
+            let (counts, a, [s, t]) = changes.parts();
+            match counts {
+                (1, 1) => update_1_1::<H>(out, parent, row(&a), row(&s)),
+                (1, 2) => update_1_2::<H>(out, parent, row(&a), row(&s), row(&t)),
+                _ => {
+                    let (added, removed) = (changes.added(), changes.removed());
                     *out = *parent;
                     for change in added {
                         add_into::<H>(out, row(change));
