@@ -30,6 +30,8 @@ impl<'a> CurrentMove<'a> {
 }
 
 impl Observer for CurrentMove<'_> {
+    const SEES_EVERY_PRUNED_MOVE: bool = false;
+
     fn root_move(&mut self, depth: i32, mv: Move, number: usize) {
         if self.control.elapsed() >= ANNOUNCE_AFTER {
             self.out.line(&format!(

@@ -407,6 +407,20 @@ impl<O: Observer> Worker<'_, O> {
         // The node's check squares, computed when futility pruning first asks.
         let mut check_info = None;
 
+        // Futility pruning's condition for the whole node (below: every quiet move that does
+        // not give check, once a move was searched). At a null-window node alpha never
+        // moves (a score above it is a cut-off), so it holds for every later move, and the
+        // picker may leave those moves out instead of yielding each to be pruned, unless
+        // an observer is to see each of them.
+        let futile_node = !O::SEES_EVERY_PRUNED_MOVE
+            && features.futility
+            && !pv_node
+            && !in_check
+            && depth <= params::futility_max_depth()
+            && !score::is_decisive(alpha)
+            && static_eval + params::futility_base() + params::futility_per_depth() * depth
+                <= alpha;
+
         // Step 11. Search the moves.
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<(PackedMove, u16), 64> = ArrayVec::new();
@@ -578,6 +592,12 @@ impl<O: Observer> Worker<'_, O> {
                 return DRAW;
             }
             searched += 1;
+            if futile_node
+                && searched == 1
+                && let Some(info) = *check_info.get_or_insert_with(|| pos.check_info())
+            {
+                picker.quiets_giving_check_only(info);
+            }
 
             if score > best {
                 best = score;

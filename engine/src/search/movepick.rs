@@ -32,7 +32,7 @@ use super::history::{from_to, piece_to};
 use super::see;
 use super::tt::{self, PackedMove};
 use crate::eval::Value;
-use crate::position::{Position, is_tactical};
+use crate::position::{CheckInfo, Position, is_tactical};
 
 mod fixed;
 
@@ -200,6 +200,9 @@ pub struct MovePicker {
     /// Whether losing captures wait until the end (the SEE switch, read from the context
     /// when the moves are generated).
     see: bool,
+    /// Set by `quiets_giving_check_only`: the quiet stage keeps only the moves that give
+    /// check (judged with these check squares).
+    checks_only: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -223,6 +226,7 @@ impl MovePicker {
             legal: None,
             skip_quiets: false,
             see: false,
+            checks_only: None,
         }
     }
 
@@ -283,6 +287,27 @@ impl MovePicker {
     /// captures.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// The search will prune every quiet move that does not give check (futility pruning
+    /// at a null-window node, where alpha cannot move, once a move was searched): if the
+    /// quiet stage is not reached yet, it generates the quiet moves but keeps only those
+    /// that give check (with `info`, this position's check squares) or are tactical,
+    /// unscored otherwise. The moves yielded are then exactly the ones the search would
+    /// have kept, in the same order (the sort is stable: a subset keeps its order).
+    pub fn quiets_giving_check_only(&mut self, info: CheckInfo) {
+        if matches!(
+            self.stage,
+            Stage::Hash
+                | Stage::Generate
+                | Stage::GoodCaptures
+                | Stage::FirstKiller
+                | Stage::SecondKiller
+                | Stage::Countermove
+        ) && !self.quiets_generated
+        {
+            self.checks_only = Some(info);
+        }
     }
 
     /// The number of legal moves, when every move has been generated (the quiet moves are
@@ -549,6 +574,7 @@ impl MovePicker {
         let hash = self.hash_move.map_or(0, tt::pack_move);
         let excluded = self.excluded;
         let early = self.early;
+        let checks_only = self.checks_only;
         let moves = &mut self.moves;
         let mut generated = 0;
         pos.generate_quiets(|mv| {
@@ -560,6 +586,9 @@ impl MovePicker {
                 && packed != early[0]
                 && packed != early[1]
                 && packed != early[2]
+                && checks_only
+                    .as_ref()
+                    .is_none_or(|info| is_tactical(mv) || pos.gives_check(mv, info))
             {
                 moves.push(ScoredMove {
                     mv,

@@ -152,6 +152,12 @@ pub enum Technique {
 
 /// Watches a search; every method defaults to doing nothing.
 pub trait Observer {
+    /// Whether this observer is told of every move futility pruning skips
+    /// (`Technique::Futility`). When it is not, the move picker may leave those moves out
+    /// without yielding them (`MovePicker::quiets_giving_check_only`): the same moves are
+    /// searched either way.
+    const SEES_EVERY_PRUNED_MOVE: bool = true;
+
     /// A new iteration of iterative deepening starts at `depth` (once per depth, also without
     /// iterative deepening).
     #[inline(always)]
@@ -196,7 +202,9 @@ pub trait Observer {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;
 
-impl Observer for Silent {}
+impl Observer for Silent {
+    const SEES_EVERY_PRUNED_MOVE: bool = false;
+}
 
 #[cfg(test)]
 mod tests {

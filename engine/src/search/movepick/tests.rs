@@ -322,6 +322,83 @@ fn the_main_order_equals_the_banded_order() {
     assert!(compared > 500, "{compared}");
 }
 
+/// With `quiets_giving_check_only` called after the first move (as the search calls it at a
+/// futile node), the picker yields the moves it yields without it, in the same order, less
+/// exactly the quiet moves of the quiet stage that give no check: the moves futility pruning
+/// would have skipped.
+#[test]
+fn checks_only_leaves_out_exactly_the_quiet_moves_without_check() {
+    let bench = include_str!("../../../../epd/bench.epd");
+    let mut state = 29;
+    let mut left_out = 0;
+    for line in bench.lines().filter(|l| !l.trim().is_empty()) {
+        let fen: String = line
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut pos = Position::from_fen(&fen, false).unwrap();
+        for _ in 0..6 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            state = splitmix64(state);
+            let histories = varied_histories(state);
+            let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);
+            let hash = if state % 3 == 0 { 0 } else { pick(state >> 3) };
+            let killers = [pick(state >> 13), pick(state >> 23)];
+            let context = OrderingContext {
+                features: Features::ALL,
+                histories: &histories,
+                continuation: Some([ContinuationHistory::row((state % 769) as u16), 0]),
+                killers,
+                countermove: pick(state >> 33),
+            };
+            let hash_move = tt::legal_move_from_packed(hash, &pos);
+            let mut plain = MovePicker::main(hash_move, 0, pos.is_check());
+            let all = drain(&mut plain, &pos, &context);
+            let mut filtered = MovePicker::main(hash_move, 0, pos.is_check());
+            let mut kept = Vec::new();
+            if let Some(first) = filtered.next(&pos, &context) {
+                kept.push(first);
+                if let Some(info) = pos.check_info() {
+                    filtered.quiets_giving_check_only(info);
+                }
+                kept.extend(drain(&mut filtered, &pos, &context));
+            }
+            // `kept` is `all` less some moves, in the same order; each one left out is a quiet
+            // move without check, and every such move after the killers' stages is left out
+            // unless the picker was past generating them (in check: evasions come at once).
+            let mut rest = all.iter();
+            for mv in &kept {
+                assert!(rest.any(|m| m == mv), "{} {mv}", pos.fen());
+            }
+            let info = pos.check_info().unwrap();
+            for mv in all.iter().filter(|m| !kept.contains(m)) {
+                assert!(!is_tactical(*mv), "{} {mv}", pos.fen());
+                assert!(!pos.gives_check(*mv, &info), "{} {mv}", pos.fen());
+                left_out += 1;
+            }
+            let early: Vec<_> = [hash, killers[0], killers[1], context.countermove]
+                .into_iter()
+                .filter(|&p| p != 0)
+                .collect();
+            let quiet_stage = |mv: &Move| !is_tactical(*mv) && !early.contains(&tt::pack_move(*mv));
+            if !pos.is_check() && all.len() > 1 && !quiet_stage(&all[0]) {
+                for mv in all.iter().skip(1) {
+                    if quiet_stage(mv) && !pos.gives_check(*mv, &info) {
+                        assert!(!kept.contains(mv), "{} {mv}", pos.fen());
+                    }
+                }
+            }
+            state = splitmix64(state);
+            pos = pos.play(legal[(state % legal.len() as u64) as usize]);
+        }
+    }
+    assert!(left_out > 1000, "{left_out}");
+}
+
 /// Queens and rooks to take, by pawns and a knight.
 const MVV_LVA_FEN: &str = "4k3/8/3r1q2/4P3/2N5/8/8/R3K2Q w - - 0 1";
 
