@@ -262,15 +262,10 @@ fn banded_order(
     scored.into_iter().map(|(mv, _)| mv).collect()
 }
 
-/// On the bench positions and positions played from them, with varied histories, killers
-/// and countermoves, the main picker gives exactly the banded order (the order of the
-/// search before the picker, over the picker's generation order), for the engine's switches,
-/// for none of them and with capture history.
-#[test]
-fn the_main_order_equals_the_banded_order() {
+/// The bench positions and six random plies played from each (`state` drawing the moves):
+/// `visit` gets each position with its legal moves and the random state, and returns it.
+fn bench_walk(mut state: u64, mut visit: impl FnMut(&Position, &[Move], u64) -> u64) {
     let bench = include_str!("../../../../epd/bench.epd");
-    let mut state = 17;
-    let mut compared = 0;
     for line in bench.lines().filter(|l| !l.trim().is_empty()) {
         let fen: String = line
             .split_whitespace()
@@ -283,42 +278,55 @@ fn the_main_order_equals_the_banded_order() {
             if legal.is_empty() {
                 break;
             }
-            for features in [Features::ALL, Features::NONE, Features::ALL] {
-                state = splitmix64(state);
-                let histories = varied_histories(state);
-                let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);
-                let hash = if state % 5 == 0 { 0 } else { pick(state >> 3) };
-                let killers = [pick(state >> 13), pick(state >> 23)];
-                let killers = if killers[0] == killers[1] {
-                    [killers[0], 0]
-                } else {
-                    killers
-                };
-                let countermove = if features.countermove {
-                    pick(state >> 33)
-                } else {
-                    0
-                };
-                let hash_move = tt::legal_move_from_packed(hash, &pos);
-                let context = OrderingContext {
-                    features,
-                    histories: &histories,
-                    continuation: features
-                        .continuation_history
-                        .then(|| [ContinuationHistory::row((state % 769) as u16), 0]),
-                    killers,
-                    countermove,
-                };
-                let mut picker = MovePicker::main(hash_move, 0, pos.is_check());
-                let picked = drain(&mut picker, &pos, &context);
-                let reference = banded_order(&pos, hash, killers, countermove, &context);
-                assert_eq!(picked, reference, "{}", pos.fen());
-                compared += 1;
-            }
+            state = visit(&pos, &legal, state);
             state = splitmix64(state);
             pos = pos.play(legal[(state % legal.len() as u64) as usize]);
         }
     }
+}
+
+/// On the bench positions and positions played from them, with varied histories, killers
+/// and countermoves, the main picker gives exactly the banded order (the order of the
+/// search before the picker, over the picker's generation order), for the engine's switches,
+/// for none of them and with capture history.
+#[test]
+fn the_main_order_equals_the_banded_order() {
+    let mut compared = 0;
+    bench_walk(17, |pos, legal, mut state| {
+        for features in [Features::ALL, Features::NONE, Features::ALL] {
+            state = splitmix64(state);
+            let histories = varied_histories(state);
+            let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);
+            let hash = if state % 5 == 0 { 0 } else { pick(state >> 3) };
+            let killers = [pick(state >> 13), pick(state >> 23)];
+            let killers = if killers[0] == killers[1] {
+                [killers[0], 0]
+            } else {
+                killers
+            };
+            let countermove = if features.countermove {
+                pick(state >> 33)
+            } else {
+                0
+            };
+            let hash_move = tt::legal_move_from_packed(hash, pos);
+            let context = OrderingContext {
+                features,
+                histories: &histories,
+                continuation: features
+                    .continuation_history
+                    .then(|| [ContinuationHistory::row((state % 769) as u16), 0]),
+                killers,
+                countermove,
+            };
+            let mut picker = MovePicker::main(hash_move, 0, pos.is_check());
+            let picked = drain(&mut picker, pos, &context);
+            let reference = banded_order(pos, hash, killers, countermove, &context);
+            assert_eq!(picked, reference, "{}", pos.fen());
+            compared += 1;
+        }
+        state
+    });
     assert!(compared > 500, "{compared}");
 }
 
@@ -328,74 +336,59 @@ fn the_main_order_equals_the_banded_order() {
 /// would have skipped.
 #[test]
 fn checks_only_leaves_out_exactly_the_quiet_moves_without_check() {
-    let bench = include_str!("../../../../epd/bench.epd");
-    let mut state = 29;
     let mut left_out = 0;
-    for line in bench.lines().filter(|l| !l.trim().is_empty()) {
-        let fen: String = line
-            .split_whitespace()
-            .take(4)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let mut pos = Position::from_fen(&fen, false).unwrap();
-        for _ in 0..6 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
+    bench_walk(29, |pos, legal, mut state| {
+        state = splitmix64(state);
+        let histories = varied_histories(state);
+        let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);
+        let hash = if state % 3 == 0 { 0 } else { pick(state >> 3) };
+        let killers = [pick(state >> 13), pick(state >> 23)];
+        let context = OrderingContext {
+            features: Features::ALL,
+            histories: &histories,
+            continuation: Some([ContinuationHistory::row((state % 769) as u16), 0]),
+            killers,
+            countermove: pick(state >> 33),
+        };
+        let hash_move = tt::legal_move_from_packed(hash, pos);
+        let mut plain = MovePicker::main(hash_move, 0, pos.is_check());
+        let all = drain(&mut plain, pos, &context);
+        let mut filtered = MovePicker::main(hash_move, 0, pos.is_check());
+        let mut kept = Vec::new();
+        if let Some(first) = filtered.next(pos, &context) {
+            kept.push(first);
+            if let Some(info) = pos.check_info() {
+                filtered.quiets_giving_check_only(info);
             }
-            state = splitmix64(state);
-            let histories = varied_histories(state);
-            let pick = |i: u64| tt::pack_move(legal[(i % legal.len() as u64) as usize]);
-            let hash = if state % 3 == 0 { 0 } else { pick(state >> 3) };
-            let killers = [pick(state >> 13), pick(state >> 23)];
-            let context = OrderingContext {
-                features: Features::ALL,
-                histories: &histories,
-                continuation: Some([ContinuationHistory::row((state % 769) as u16), 0]),
-                killers,
-                countermove: pick(state >> 33),
-            };
-            let hash_move = tt::legal_move_from_packed(hash, &pos);
-            let mut plain = MovePicker::main(hash_move, 0, pos.is_check());
-            let all = drain(&mut plain, &pos, &context);
-            let mut filtered = MovePicker::main(hash_move, 0, pos.is_check());
-            let mut kept = Vec::new();
-            if let Some(first) = filtered.next(&pos, &context) {
-                kept.push(first);
-                if let Some(info) = pos.check_info() {
-                    filtered.quiets_giving_check_only(info);
-                }
-                kept.extend(drain(&mut filtered, &pos, &context));
-            }
-            // `kept` is `all` less some moves, in the same order; each one left out is a quiet
-            // move without check, and every such move after the killers' stages is left out
-            // unless the picker was past generating them (in check: evasions come at once).
-            let mut rest = all.iter();
-            for mv in &kept {
-                assert!(rest.any(|m| m == mv), "{} {mv}", pos.fen());
-            }
-            let info = pos.check_info().unwrap();
-            for mv in all.iter().filter(|m| !kept.contains(m)) {
-                assert!(!is_tactical(*mv), "{} {mv}", pos.fen());
-                assert!(!pos.gives_check(*mv, &info), "{} {mv}", pos.fen());
-                left_out += 1;
-            }
-            let early: Vec<_> = [hash, killers[0], killers[1], context.countermove]
-                .into_iter()
-                .filter(|&p| p != 0)
-                .collect();
-            let quiet_stage = |mv: &Move| !is_tactical(*mv) && !early.contains(&tt::pack_move(*mv));
-            if !pos.is_check() && all.len() > 1 && !quiet_stage(&all[0]) {
-                for mv in all.iter().skip(1) {
-                    if quiet_stage(mv) && !pos.gives_check(*mv, &info) {
-                        assert!(!kept.contains(mv), "{} {mv}", pos.fen());
-                    }
-                }
-            }
-            state = splitmix64(state);
-            pos = pos.play(legal[(state % legal.len() as u64) as usize]);
+            kept.extend(drain(&mut filtered, pos, &context));
         }
-    }
+        // `kept` is `all` less some moves, in the same order; each one left out is a quiet
+        // move without check, and every such move after the killers' stages is left out
+        // unless the picker was past generating them (in check: evasions come at once).
+        let mut rest = all.iter();
+        for mv in &kept {
+            assert!(rest.any(|m| m == mv), "{} {mv}", pos.fen());
+        }
+        let info = pos.check_info().unwrap();
+        for mv in all.iter().filter(|m| !kept.contains(m)) {
+            assert!(!is_tactical(*mv), "{} {mv}", pos.fen());
+            assert!(!pos.gives_check(*mv, &info), "{} {mv}", pos.fen());
+            left_out += 1;
+        }
+        let early: Vec<_> = [hash, killers[0], killers[1], context.countermove]
+            .into_iter()
+            .filter(|&p| p != 0)
+            .collect();
+        let quiet_stage = |mv: &Move| !is_tactical(*mv) && !early.contains(&tt::pack_move(*mv));
+        if !pos.is_check() && all.len() > 1 && !quiet_stage(&all[0]) {
+            for mv in all.iter().skip(1) {
+                if quiet_stage(mv) && !pos.gives_check(*mv, &info) {
+                    assert!(!kept.contains(mv), "{} {mv}", pos.fen());
+                }
+            }
+        }
+        state
+    });
     assert!(left_out > 1000, "{left_out}");
 }
 
