@@ -204,11 +204,23 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 6. Static evaluation (from the table when stored) and whether it improved on
         // our position two plies ago.
+        // The table and the correction history keep the raw evaluation; the corrected one
+        // drives the pruning below.
         let in_check = pos.is_check();
-        let static_eval = if in_check {
+        let correction_keys = if in_check {
+            None
+        } else {
+            self.correction_keys(pos, ply)
+        };
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt_eval.unwrap_or_else(|| self.evaluate(pos, ply))
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(raw_eval, correction_keys.as_ref())
         };
         self.plies[ply].static_eval = static_eval;
         self.plies[ply + 2].killers = [0, 0];
@@ -308,7 +320,7 @@ impl<O: Observer> Worker<'_, O> {
             });
             if !refuted_by_table
                 && let Some(value) =
-                    self.probcut(pos, depth, probcut_beta, static_eval, ply, cut_node)
+                    self.probcut(pos, depth, probcut_beta, static_eval, raw_eval, ply, cut_node)
             {
                 return value;
             }
@@ -659,11 +671,22 @@ impl<O: Observer> Worker<'_, O> {
                 TtEntry {
                     mv: best_move.map_or(0, tt::pack_move),
                     score: score::to_tt(best, ply),
-                    eval: if in_check { 0 } else { static_eval },
+                    eval: if in_check { 0 } else { raw_eval },
                     depth,
                     bound,
                 },
             );
+        }
+        // Step 13. The correction history learns where the result says more than the static
+        // evaluation: not in check (no evaluation), not when a capture or promotion decided
+        // the node, and only in the direction its bound allows.
+        if excluded == 0
+            && let Some(keys) = &correction_keys
+            && (bound == Bound::Upper || best_move.is_none_or(|mv| !is_tactical(mv)))
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.update_correction(keys, depth, static_eval, best);
         }
         best
     }

@@ -77,6 +77,9 @@ features! {
     time_management = "tm", true;
     /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
     probcut = "probcut", true;
+    /// Correction history: the static evaluation corrected by what the search learnt of its
+    /// error in positions with the same pawns, the same pieces and the same last two moves.
+    correction_history = "corrhist", true;
 }
 
 impl Features {

@@ -8,12 +8,16 @@
 
 use shakmaty::{Color, Move};
 
+use super::correction::{CorrectionKeys, Weights};
 use super::history::ContinuationHistory;
 use super::movepick::OrderingContext;
 use super::observer::Observer;
 use super::params;
+use super::score::{self, TB_WIN_BOUND};
 use super::tt::PackedMove;
 use super::worker::{NULL_MOVE, Worker};
+use crate::eval::Value;
+use crate::position::Position;
 
 impl<O: Observer> Worker<'_, O> {
     /// What the move picker reads of this thread for the node at `ply`: the switches, the
@@ -79,6 +83,64 @@ impl<O: Observer> Worker<'_, O> {
             ContinuationHistory::row(moved(1)),
             ContinuationHistory::row(moved(2)),
         ])
+    }
+
+    /// The correction-history keys of the node `pos` at `ply`, or `None` when the switch is
+    /// off.
+    #[inline]
+    pub(super) fn correction_keys(&self, pos: &Position, ply: usize) -> Option<CorrectionKeys> {
+        if !self.features.correction_history {
+            return None;
+        }
+        let moved = |back: usize| {
+            if ply >= back {
+                self.plies[ply - back].moved
+            } else {
+                0
+            }
+        };
+        Some(CorrectionKeys::new(
+            pos.board(),
+            pos.turn(),
+            moved(2),
+            moved(1),
+        ))
+    }
+
+    /// The static evaluation `raw` corrected by the correction history of the node with
+    /// `keys` (`raw` itself without keys), kept short of the decisive scores.
+    #[inline]
+    pub(super) fn corrected_eval(&self, raw: Value, keys: Option<&CorrectionKeys>) -> Value {
+        let Some(keys) = keys else {
+            return raw;
+        };
+        let weights = Weights {
+            pawn: params::corr_pawn_weight(),
+            non_pawn: params::corr_non_pawn_weight(),
+            continuation: params::corr_continuation_weight(),
+        };
+        (raw + self.learned.correction.correction(keys, weights))
+            .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    }
+
+    /// A node with `keys` searched to `depth` found `best` where its corrected static
+    /// evaluation said `static_eval`: the correction moves toward the difference, more the
+    /// deeper the search. Not for decisive scores, whose distance to the evaluation says
+    /// nothing about its error.
+    #[inline]
+    pub(super) fn update_correction(
+        &mut self,
+        keys: &CorrectionKeys,
+        depth: i32,
+        static_eval: Value,
+        best: Value,
+    ) {
+        if score::is_decisive(best) {
+            return;
+        }
+        let max = params::corr_bonus_max();
+        let bonus = ((best - static_eval) * depth / params::corr_bonus_divisor()).clamp(-max, max);
+        self.learned.correction.update(keys, bonus);
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and countermove, raise its

@@ -19,6 +19,7 @@ use std::sync::Mutex;
 
 use shakmaty::{Color, Move, Role};
 
+use super::correction::CorrectionHistory;
 use super::tt;
 
 /// The butterfly index of a move: its from and to squares, `from + 64 * to` (the low twelve
@@ -175,6 +176,9 @@ pub struct Histories {
     pub(super) countermoves: Countermoves,
     /// Continuation history: a quiet move after the move one or two plies earlier.
     pub(super) continuation: ContinuationHistory,
+    /// Correction history: the static evaluation's learnt error by pawns, pieces and the
+    /// last two moves.
+    pub(super) correction: CorrectionHistory,
 }
 
 impl Histories {
@@ -286,6 +290,11 @@ mod tests {
         let low = fresh.get(row, 9);
         assert!((-LIMIT..-15_000).contains(&low), "{low}");
         assert_eq!(fresh.get(ContinuationHistory::row(6), 9), 0);
+    }
+
+    #[test]
+    fn the_correction_history_indexes_moves_as_the_histories_do() {
+        assert_eq!(crate::search::correction::PIECE_TO, PIECE_TO);
     }
 
     #[test]

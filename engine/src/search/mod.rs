@@ -12,6 +12,7 @@
 
 mod abdada;
 mod alphabeta;
+pub mod correction;
 pub mod features;
 mod heuristics;
 pub mod history;

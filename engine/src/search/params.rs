@@ -210,6 +210,17 @@ tunables! {
     /// History: the continuation history's entries stay within plus or minus this.
     continuation_limit = 16384, 4096, 32000, 1000.0;
 
+    /// Correction history: the pawn table's weight, in 2048ths of an entry per centipawn.
+    corr_pawn_weight = 128, 0, 512, 16.0;
+    /// Correction history: each side's non-pawn table's weight.
+    corr_non_pawn_weight = 128, 0, 512, 16.0;
+    /// Correction history: the continuation table's weight.
+    corr_continuation_weight = 128, 0, 512, 16.0;
+    /// Correction history: the error times the depth is divided by this to give the bonus.
+    corr_bonus_divisor = 8, 2, 32, 1.0;
+    /// Correction history: the largest bonus of one update (the entries stay within 1024).
+    corr_bonus_max = 256, 32, 1024, 24.0;
+
     /// Time: the soft deadline's factor when the best move just changed, in hundredths.
     tm_stability_0 = 140, 100, 200, 5.0;
     /// Time: the factor after one iteration with the same best move.

@@ -18,7 +18,9 @@ impl<O: Observer> Worker<'_, O> {
     /// ProbCut's capture loop: captures and promotions whose static exchange can lift the
     /// static evaluation to `probcut_beta`, each checked by quiescence and then by a search
     /// `PROBCUT_REDUCTION` plies shallower against the null window at `probcut_beta`. The
-    /// first that holds is stored as a lower bound and its value returned.
+    /// first that holds is stored as a lower bound and its value returned. `static_eval` is
+    /// the corrected evaluation the margin is measured from, `raw_eval` the one the table
+    /// keeps.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn probcut(
         &mut self,
@@ -26,6 +28,7 @@ impl<O: Observer> Worker<'_, O> {
         depth: i32,
         probcut_beta: Value,
         static_eval: Value,
+        raw_eval: Value,
         ply: usize,
         cut_node: bool,
     ) -> Option<Value> {
@@ -69,7 +72,7 @@ impl<O: Observer> Worker<'_, O> {
                         TtEntry {
                             mv: tt::pack_move(mv),
                             score: score::to_tt(value, ply),
-                            eval: static_eval,
+                            eval: raw_eval,
                             depth: probe_depth + params::probcut_store_depth(),
                             bound: Bound::Lower,
                         },

@@ -8,6 +8,7 @@
 //! switches): a stored bound that settles a non-PV node answers it, a stored static
 //! evaluation saves computing it, and every node stores its result at depth 0.
 
+use super::history;
 use super::movepick::MovePicker;
 use super::observer::Observer;
 use super::params;
@@ -71,7 +72,8 @@ impl<O: Observer> Worker<'_, O> {
             // Stand pat: the side to move may decline every capture. (A stalemate scored by
             // stand pat here is the usual price of not generating moves first.)
             raw_eval = tt_eval.unwrap_or_else(|| self.evaluate(pos, ply));
-            stand_pat = raw_eval;
+            let keys = self.correction_keys(pos, ply);
+            stand_pat = self.corrected_eval(raw_eval, keys.as_ref());
             best = stand_pat;
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
@@ -102,6 +104,8 @@ impl<O: Observer> Worker<'_, O> {
             }
             let changes = pos.play_into(mv, &mut child);
             self.made_move(ply + 1, &changes);
+            // The move, for the correction history's keys below.
+            self.plies[ply].moved = history::piece_to(pos.turn(), mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return DRAW;
