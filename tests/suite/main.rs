@@ -18,6 +18,7 @@ mod datagen;
 mod ebf;
 mod endgames;
 mod epd;
+mod gauntlet;
 mod hardening_input;
 mod hardening_position;
 mod hardening_session;
