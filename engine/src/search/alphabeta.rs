@@ -319,8 +319,15 @@ impl<O: Observer> Worker<'_, O> {
                     && entry.bound != Bound::Lower
             });
             if !refuted_by_table
-                && let Some(value) =
-                    self.probcut(pos, depth, probcut_beta, static_eval, raw_eval, ply, cut_node)
+                && let Some(value) = self.probcut(
+                    pos,
+                    depth,
+                    probcut_beta,
+                    static_eval,
+                    raw_eval,
+                    ply,
+                    cut_node,
+                )
             {
                 return value;
             }
@@ -436,6 +443,7 @@ impl<O: Observer> Worker<'_, O> {
         // Step 11. Search the moves.
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<(PackedMove, u16), 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<usize, 32> = ArrayVec::new();
         let mut searched = 0usize;
         // Moves put off because another thread is searching them (Lazy SMP only): they come
         // after all the others, when their results are likely in the table.
@@ -626,14 +634,20 @@ impl<O: Observer> Worker<'_, O> {
                     if searched == 1 {
                         self.stats.first_move_cutoffs += 1;
                     }
-                    if is_quiet {
+                    let cut_capture = if is_quiet {
                         self.reward_quiet(pos.turn(), packed, moved, &quiets_tried, depth, ply);
-                    }
+                        None
+                    } else {
+                        Some(history::capture_index(pos.turn(), mv))
+                    };
+                    self.reward_captures(cut_capture, &captures_tried, depth);
                     break;
                 }
             }
             if is_quiet {
                 let _ = quiets_tried.try_push((packed, moved));
+            } else {
+                let _ = captures_tried.try_push(history::capture_index(pos.turn(), mv));
             }
         }
 

@@ -80,6 +80,9 @@ features! {
     /// Correction history: the static evaluation corrected by what the search learnt of its
     /// error in positions with the same pawns, the same pieces and the same last two moves.
     correction_history = "corrhist", true;
+    /// Capture history: captures ordered by what cut before (piece, target, victim) after
+    /// the victim's value, and the line between good and losing captures moved by it.
+    capture_history = "capthist", true;
 }
 
 impl Features {

@@ -1,6 +1,6 @@
 //! What the search learns for move ordering and how it reads it: killer moves, the
 //! countermove table, the history heuristic, the continuation history (a quiet move scored by
-//! the moves one and two plies before it).
+//! the moves one and two plies before it), the capture history.
 //!
 //! The order itself is the move picker's (`movepick.rs`); the tables are `history.rs`'s; the
 //! late-move reduction the histories adjust is decided in `lmr.rs`.
@@ -141,6 +141,24 @@ impl<O: Observer> Worker<'_, O> {
         let max = params::corr_bonus_max();
         let bonus = ((best - static_eval) * depth / params::corr_bonus_divisor()).clamp(-max, max);
         self.learned.correction.update(keys, bonus);
+    }
+
+    /// A move caused a cut-off at `depth`: the capture history rises for it when it is a
+    /// capture or promotion (`cut`, its capture index), and falls for the captures and
+    /// promotions tried before it (`tried`), which failed to cut where it did.
+    pub(super) fn reward_captures(&mut self, cut: Option<usize>, tried: &[usize], depth: i32) {
+        if !self.features.capture_history {
+            return;
+        }
+        let bonus = params::history_bonus(depth);
+        let limit = params::capture_history_limit();
+        let table = &mut self.learned.capture;
+        if let Some(index) = cut {
+            table.update(index, bonus, limit);
+        }
+        for &index in tried {
+            table.update(index, -bonus, limit);
+        }
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and countermove, raise its

@@ -1,5 +1,5 @@
 //! The tables in which the search learns from its own results: the butterfly history of
-//! quiet moves, the countermoves and the continuation history. Each type owns its size, its indexing and its update rule (the
+//! quiet moves, the countermoves, the continuation history and the capture history. Each type owns its size, its indexing and its update rule (the
 //! *gravity* rule for the move histories: values stay within `±limit`, and a bonus moves an
 //! entry less the nearer it already is to the limit, so recent results weigh more than old
 //! ones).
@@ -167,6 +167,59 @@ impl Default for ContinuationHistory {
     }
 }
 
+/// Victims of the capture history: none (a promotion that captures nothing) and pawn to
+/// queen (a king is never captured).
+const VICTIMS: usize = 6;
+
+/// The capture-history index of the capture or promotion `mv` by `us`: the moving piece,
+/// the target square and the captured piece (0 for none).
+#[inline]
+pub fn capture_index(us: Color, mv: Move) -> usize {
+    let victim = match mv {
+        Move::Normal { capture, .. } => capture.map_or(0, |role| role as usize),
+        Move::EnPassant { .. } => Role::Pawn as usize,
+        Move::Castle { .. } | Move::Put { .. } => 0,
+    };
+    usize::from(piece_to(us, mv)) * VICTIMS + victim.min(VICTIMS - 1)
+}
+
+/// Capture history: how often a capture or promotion (moving piece, target square,
+/// captured piece) caused a cut-off, by the gravity rule. It orders captures of the same
+/// victim and moves the line between the good and the bad ones.
+#[derive(Clone)]
+pub struct CaptureHistory {
+    table: Vec<i16>,
+}
+
+impl CaptureHistory {
+    /// Empty (all zero).
+    pub fn new() -> Self {
+        Self {
+            table: vec![0; PIECE_TO * VICTIMS],
+        }
+    }
+
+    /// The entry of the capture with index `index` (see `capture_index`).
+    #[inline]
+    pub fn get(&self, index: usize) -> i32 {
+        i32::from(self.table[index])
+    }
+
+    /// Moves the entry by `bonus`, by the gravity rule within `±limit` (at most `i16`'s
+    /// range).
+    #[inline]
+    pub fn update(&mut self, index: usize, bonus: i32, limit: i32) {
+        let entry = &mut self.table[index];
+        *entry = gravity(i32::from(*entry), bonus, limit.min(i32::from(i16::MAX))) as i16;
+    }
+}
+
+impl Default for CaptureHistory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The learned tables of one thread.
 #[derive(Clone, Default)]
 pub struct Histories {
@@ -176,6 +229,8 @@ pub struct Histories {
     pub(super) countermoves: Countermoves,
     /// Continuation history: a quiet move after the move one or two plies earlier.
     pub(super) continuation: ContinuationHistory,
+    /// Capture history: captures and promotions by piece, target and victim.
+    pub(super) capture: CaptureHistory,
     /// Correction history: the static evaluation's learnt error by pawns, pieces and the
     /// last two moves.
     pub(super) correction: CorrectionHistory,
@@ -302,6 +357,51 @@ mod tests {
         let a = quiet(Square::G1, Square::F3);
         assert_eq!(from_to(a), 6 | (21 << 6));
         assert_ne!(piece_to(Color::White, a), piece_to(Color::Black, a));
+        let takes = |capture| Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: Some(capture),
+            to: Square::F3,
+            promotion: None,
+        };
+        let mut seen = std::collections::HashSet::new();
+        for victim in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            for side in [Color::White, Color::Black] {
+                let index = capture_index(side, takes(victim));
+                assert!(index < PIECE_TO * VICTIMS);
+                assert!(seen.insert(index), "{victim:?} {side:?}");
+            }
+        }
+        // A promotion that takes nothing has its own entry, apart from the captures.
+        let promotion = Move::Normal {
+            role: Role::Pawn,
+            from: Square::A7,
+            capture: None,
+            to: Square::A8,
+            promotion: Some(Role::Queen),
+        };
+        assert!(seen.insert(capture_index(Color::White, promotion)));
+        let en_passant = Move::EnPassant {
+            from: Square::E5,
+            to: Square::D6,
+        };
+        let pawn_takes_pawn = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E5,
+            capture: Some(Role::Pawn),
+            to: Square::D6,
+            promotion: None,
+        };
+        assert_eq!(
+            capture_index(Color::White, en_passant),
+            capture_index(Color::White, pawn_takes_pawn)
+        );
     }
 
     #[test]

@@ -4,13 +4,14 @@
 //!
 //! - **Main** (`MovePicker::main`, the interior nodes of `alphabeta.rs`, evasions included):
 //!   the hash move first (its legality checked without generating the moves), then good
-//!   captures and promotions by MVV-LVA, static exchange
-//!   evaluation only when a capture is reached, then the two killers, the countermove, the
+//!   captures and promotions by MVV-LVA and capture history (good: the static exchange,
+//!   evaluated only when a capture is reached, clears a threshold that the capture history
+//!   moves), then the two killers, the countermove, the
 //!   quiet moves by history (scored only when that stage is reached, and not at all when the
 //!   search says to skip them, as late move pruning does), and last the captures that lose
 //!   material.
-//! - **Quiescence** (`MovePicker::quiescence`): captures and promotions by MVV-LVA, or every
-//!   evasion when in check.
+//! - **Quiescence** (`MovePicker::quiescence`): captures and promotions by MVV-LVA and
+//!   capture history, or every evasion when in check.
 //! - **ProbCut** (`MovePicker::probcut`): captures whose static exchange clears a threshold.
 //!   The root's first order is this mode too, with the histories kept from the previous
 //!   search and no killers (`worker.rs`).
@@ -28,7 +29,8 @@ use shakmaty::{Color, Move, Role};
 
 use super::features::Features;
 use super::history::Histories;
-use super::history::{from_to, piece_to};
+use super::history::{capture_index, from_to, piece_to};
+use super::params;
 use super::see;
 use super::tt::{self, PackedMove};
 use crate::eval::Value;
@@ -160,6 +162,33 @@ impl OrderingContext<'_> {
         };
         (butterfly, continuation)
     }
+
+    /// The capture history of the capture or promotion `mv` by `side` (0 when the switch is
+    /// off).
+    #[inline]
+    pub fn capture_history(&self, side: Color, mv: Move) -> i32 {
+        if self.features.capture_history {
+            self.histories.capture.get(capture_index(side, mv))
+        } else {
+            0
+        }
+    }
+
+    /// The ordering score of the capture or promotion `mv` by `side`: MVV-LVA, plus its
+    /// capture history scaled down (`params::capture_order_divisor`), which can lift a
+    /// capture above one of a slightly more valuable victim but rarely above two pawns more.
+    #[inline]
+    pub fn capture_score(&self, side: Color, mv: Move) -> i32 {
+        mvv_lva_score(mv) + self.capture_history(side, mv) / params::capture_order_divisor()
+    }
+}
+
+/// The least static exchange gain at which the capture `mv`, scored `score` by
+/// `OrderingContext::capture_score`, counts as good: 0 moved down by its history's share of
+/// the score (a capture that often cut may lose a little), up by a bad history.
+#[inline]
+fn good_capture_threshold(mv: Move, score: i32) -> i32 {
+    -(score - mvv_lva_score(mv)) / params::capture_see_divisor()
 }
 
 /// The moves of one node, one at a time (see the module's description).
@@ -370,8 +399,12 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     while self.next < self.quiet_start {
                         let mv = pick_next(&mut self.moves[..self.quiet_start], self.next);
+                        let threshold = good_capture_threshold(mv, self.moves[self.next].score);
                         self.next += 1;
-                        if !self.see || see::see_non_negative(pos, mv) {
+                        if !self.see
+                            || (threshold <= 0 && see::is_safe_capture(mv))
+                            || see::see_ge(pos, mv, threshold)
+                        {
                             return Some(mv);
                         }
                         let _ = self.bad_captures.try_push(mv);
@@ -436,7 +469,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateTactical => {
-                    self.generate_tactical(pos);
+                    self.generate_tactical(pos, &context());
                     self.stage = Stage::Tactical;
                 }
                 Stage::Tactical => {
@@ -487,13 +520,14 @@ impl MovePicker {
         packed == self.excluded || Some(packed) == self.hash_move.map(tt::pack_move)
     }
 
-    /// Quiescence and ProbCut: the captures and promotions by MVV-LVA, or every evasion in
-    /// check.
+    /// Quiescence and ProbCut: the captures and promotions by MVV-LVA and capture history,
+    /// or every evasion in check.
     #[inline(never)]
-    fn generate_tactical(&mut self, pos: &Position) {
+    fn generate_tactical(&mut self, pos: &Position, context: &OrderingContext) {
+        let us = pos.turn();
         let moves = &mut self.moves;
         let push = |mv| {
-            let score = mvv_lva_score(mv);
+            let score = context.capture_score(us, mv);
             moves.push(ScoredMove { mv, score });
         };
         if pos.is_check() {
@@ -526,13 +560,14 @@ impl MovePicker {
     fn generate_captures(&mut self, pos: &Position, context: &OrderingContext) {
         let hash = self.hash_move.map_or(0, tt::pack_move);
         let excluded = self.excluded;
+        let us = pos.turn();
         let moves = &mut self.moves;
         let mut generated = 0;
         pos.generate_captures(|mv| {
             generated += 1;
             let packed = tt::pack_move(mv);
             if packed != hash && packed != excluded {
-                let score = mvv_lva_score(mv);
+                let score = context.capture_score(us, mv);
                 moves.push(ScoredMove { mv, score });
             }
         });
@@ -553,7 +588,11 @@ impl MovePicker {
                 if self.left_out(tt::pack_move(mv)) {
                     continue;
                 }
-                let score = if tactical { mvv_lva_score(mv) } else { 0 };
+                let score = if tactical {
+                    context.capture_score(pos.turn(), mv)
+                } else {
+                    0
+                };
                 self.moves.push(ScoredMove { mv, score });
             }
             if tactical {

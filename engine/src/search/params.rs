@@ -210,6 +210,16 @@ tunables! {
     /// History: the continuation history's entries stay within plus or minus this.
     continuation_limit = 16384, 4096, 32000, 1000.0;
 
+    /// Capture history: the entries stay within plus or minus this.
+    capture_history_limit = 16384, 4096, 32000, 1000.0;
+    /// Capture history: an entry is divided by this in a capture's ordering score (MVV-LVA
+    /// counts 16 a centipawn of the victim).
+    capture_order_divisor = 8, 2, 32, 1.0;
+    /// Capture history: the history's share of the ordering score is divided by this to give
+    /// the centipawns by which a capture's static exchange may fall short of 0 and still
+    /// count as good.
+    capture_see_divisor = 8, 2, 64, 1.0;
+
     /// Correction history: the pawn table's weight, in 2048ths of an entry per centipawn.
     corr_pawn_weight = 128, 0, 512, 16.0;
     /// Correction history: each side's non-pawn table's weight.
