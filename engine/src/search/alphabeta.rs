@@ -23,6 +23,7 @@ use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
 use super::params;
 use super::score::{self, DRAW, INFINITY, MAX_PLY, mate_in, mated_in};
+use super::see;
 use super::tt::{self, Bound, PackedMove, TtEntry};
 use super::worker::{NULL_MOVE, Worker};
 use crate::eval::Value;
@@ -515,6 +516,26 @@ impl<O: Observer> Worker<'_, O> {
                     },
                 );
                 continue;
+            }
+
+            // SEE pruning: near the leaves, once a move holds off a mate, a move whose static
+            // exchange loses more than a depth-scaled margin is skipped (a capture of a
+            // defended piece, a quiet move onto an attacked square).
+            if features.see_pruning
+                && !revisiting
+                && best > -score::TB_WIN_BOUND
+                && depth <= params::see_prune_max_depth()
+            {
+                let threshold = if is_quiet {
+                    -params::see_quiet_margin() * depth
+                } else {
+                    -params::see_noisy_margin() * depth * depth
+                };
+                if !see::is_safe_capture(mv) && !see::see_ge(pos, mv, threshold) {
+                    self.observer
+                        .technique(ply, Technique::SeePruning { mv, threshold });
+                    continue;
+                }
             }
 
             let changes = pos.play_into(mv, &mut child);

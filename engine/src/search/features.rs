@@ -83,6 +83,9 @@ features! {
     /// Capture history: captures ordered by what cut before (piece, target, victim) after
     /// the victim's value, and the line between good and losing captures moved by it.
     capture_history = "capthist", true;
+    /// SEE pruning: near the leaves, a move whose static exchange loses more than a
+    /// depth-scaled margin is skipped.
+    see_pruning = "seep", true;
 }
 
 impl Features {

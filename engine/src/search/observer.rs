@@ -113,6 +113,14 @@ pub enum Technique {
         /// The margin added to it.
         margin: Value,
     },
+    /// SEE pruning: the static exchange of `mv` loses more than the margin of its depth, so
+    /// it is skipped.
+    SeePruning {
+        /// The skipped move.
+        mv: Move,
+        /// The least exchange gain it needed (negative: the loss allowed).
+        threshold: Value,
+    },
     /// Late move reduction: `mv` is searched `reduction` plies shallower with a null
     /// window.
     Reduced {
@@ -234,7 +242,9 @@ mod tests {
                 }
                 Technique::ReducedResearch { .. } => self.research += 1,
                 Technique::Quiescence { .. } => self.quiescence += 1,
-                Technique::LateMovePruning { .. } | Technique::Futility { .. } => self.pruned += 1,
+                Technique::LateMovePruning { .. }
+                | Technique::Futility { .. }
+                | Technique::SeePruning { .. } => self.pruned += 1,
                 _ => {}
             }
         }

@@ -137,6 +137,13 @@ tunables! {
     futility_base = 80, 20, 200, 8.0;
     /// Futility pruning: margin per ply.
     futility_per_depth = 90, 40, 180, 8.0;
+    /// SEE pruning: deepest remaining depth at which moves that lose material are pruned.
+    see_prune_max_depth = 8, 3, 12, 0.5;
+    /// SEE pruning: a quiet move is pruned when its exchange loses more than this per ply.
+    see_quiet_margin = 64, 20, 160, 6.0;
+    /// SEE pruning: a capture is pruned when its exchange loses more than this per ply
+    /// squared.
+    see_noisy_margin = 20, 5, 60, 2.0;
     /// Delta pruning in quiescence: margin above the captured piece's value.
     delta_margin = 200, 50, 400, 15.0;
 

@@ -156,6 +156,13 @@ pub const FUTILITY: Info = info(
     16,
     "near the leaves, a quiet move that cannot lift the evaluation plus a margin to alpha is skipped",
 );
+/// SEE pruning.
+pub const SEE_PRUNING: Info = info(
+    "see-pruning",
+    "SEE pruning",
+    16,
+    "near the leaves, a move whose exchange of pieces on its square loses more than a margin is skipped",
+);
 /// A PVS null-window search.
 pub const NULL_WINDOW: Info = info(
     "null-window",
@@ -186,7 +193,7 @@ pub const PVS_RESEARCH: Info = info(
 );
 
 /// Every technique, in the order of the pseudocode.
-pub const ALL: [Info; 21] = [
+pub const ALL: [Info; 22] = [
     ASPIRATION_FAIL_LOW,
     ASPIRATION_FAIL_HIGH,
     MATE_DISTANCE,
@@ -204,6 +211,7 @@ pub const ALL: [Info; 21] = [
     CHECK_EXTENSION,
     LATE_MOVE_PRUNING,
     FUTILITY,
+    SEE_PRUNING,
     NULL_WINDOW,
     LMR,
     LMR_RESEARCH,
@@ -226,6 +234,7 @@ pub fn of(technique: Technique) -> Info {
         Technique::CheckExtension { .. } => CHECK_EXTENSION,
         Technique::LateMovePruning { .. } => LATE_MOVE_PRUNING,
         Technique::Futility { .. } => FUTILITY,
+        Technique::SeePruning { .. } => SEE_PRUNING,
         Technique::Reduced { .. } => LMR,
         Technique::ReducedResearch { .. } => LMR_RESEARCH,
         Technique::PvsResearch { .. } => PVS_RESEARCH,
@@ -258,7 +267,9 @@ pub fn effect(technique: Technique) -> Effect {
         | Technique::NullMoveCutoff { .. }
         | Technique::ProbCut { .. }
         | Technique::MultiCut { .. } => Effect::CutsTheNode,
-        Technique::LateMovePruning { .. } | Technique::Futility { .. } => Effect::SkipsAMove,
+        Technique::LateMovePruning { .. }
+        | Technique::Futility { .. }
+        | Technique::SeePruning { .. } => Effect::SkipsAMove,
         Technique::NullMoveFailed { .. }
         | Technique::InternalReduction
         | Technique::SingularExtension { .. } => Effect::Decides,
@@ -288,7 +299,7 @@ pub const ENGINE_PSEUDOCODE: &[&str] = &[
     "  if no hash move: depth − 1; if only it holds: extend it  ▹ IIR, singular",
     "  best ← −∞",
     "  for each move m (hash, captures, killers, history; +1 ply if it checks):",
-    "    if m is quiet, late, near the leaves or futile: skip m  ▹ LMP, futility",
+    "    if m is quiet, late, near the leaves or futile, or loses by SEE: skip m  ▹ LMP, futility, SEE",
     "    if m is the first: v ← −search(pos + m, depth − 1, −β, −α)",
     "    else: v ← −search(pos + m, depth − 1 − R, −α − 1, −α)  ▹ null window, LMR",
     "      if v > α and R > 0: v ← −search(pos + m, depth − 1, −α − 1, −α)  ▹ LMR re-search",

@@ -257,6 +257,12 @@ impl ChessObserver {
                 self.show(ply, eval),
                 cp(margin)
             ),
+            Technique::SeePruning { mv: m, threshold } => format!(
+                "SEE pruning: the exchange on the square of {} loses more than {} with {} left; it is skipped.",
+                mv(m),
+                cp(-threshold),
+                tech::plies(frame.depth)
+            ),
             Technique::CheckExtension { .. }
             | Technique::Reduced { .. }
             | Technique::ReducedResearch { .. }

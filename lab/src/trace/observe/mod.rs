@@ -555,7 +555,9 @@ impl Observer for ChessObserver {
             Effect::SkipsAMove => {
                 let (mv, value) = match technique {
                     Technique::Futility { mv, eval, .. } => (Some(mv), Some(eval)),
-                    Technique::LateMovePruning { mv, .. } => (Some(mv), None),
+                    Technique::LateMovePruning { mv, .. } | Technique::SeePruning { mv, .. } => {
+                        (Some(mv), None)
+                    }
                     _ => (None, None),
                 };
                 self.stack[top].pruned.extend(mv);
