@@ -15,6 +15,7 @@ mod bench;
 mod book;
 mod data;
 mod datagen;
+mod doc_links;
 mod ebf;
 mod endgames;
 mod epd;
