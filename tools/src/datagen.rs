@@ -1,7 +1,7 @@
 //! `brudno datagen`: self-play games that produce training data for the evaluation (the
 //! network trainer, `brudno train`, and the tuner, `brudno tune`); `brudno datadump` reads
-//! it back (`datadump.rs`) and `brudno data add` puts a finished run into `data/`
-//! (`dataset.rs`).
+//! it back (`datadump.rs`, through the reader of `dataset.rs`) and `brudno data add` puts a
+//! finished run into `data/` (`datastore.rs`).
 //!
 //! Each game starts from the start position (or a position of an EPD file) plus a number of
 //! uniformly random legal plies (between `--random-plies` and `--random-plies-max`), all drawn

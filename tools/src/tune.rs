@@ -8,7 +8,7 @@
 //! fitting `K` to the starting weights. The target is the game's result, or with `--lambda`
 //! below 1 a blend of the result and the search's score seen through the same sigmoid. It
 //! prints the error on held-out games (the last tenth of the file, cut at a game's start) as
-//! it goes and writes a new `src/eval/params.rs` with the weights of the report whose
+//! it goes and writes a new `engine/src/eval/params.rs` with the weights of the report whose
 //! held-out error was lowest (early stopping). It never changes the engine by
 //! itself: the output is a file to review, rebuild with, and test in games.
 
@@ -336,7 +336,7 @@ fn descend(
     best
 }
 
-/// Renders weights as the source of `src/eval/params.rs`.
+/// Renders weights as the source of `engine/src/eval/params.rs`.
 pub fn params_source(weights: &Weights) -> String {
     fn list(values: &[S]) -> String {
         values

@@ -6,7 +6,7 @@
 //! cut-off) and the rest of the moves are skipped. Fail-soft: the returned value may lie
 //! outside the window, which tells the table more than the bound would.
 //!
-//! The steps of a node, in the order they run, are numbered in `negamax`; each selective step
+//! The steps of a node, in the order they run, are numbered in `negamax_node`; each selective step
 //! is guarded by its switch in `Features`, so that with `Features::NONE` this is plain
 //! alpha-beta (the search lab and the alpha-beta = minimax tests rely on that). Nothing here
 //! allocates per node: move lists and PV lines live in fixed-size arrays.

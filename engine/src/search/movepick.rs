@@ -13,8 +13,8 @@
 //! - **Quiescence** (`MovePicker::quiescence`): captures and promotions by MVV-LVA and
 //!   capture history, or every evasion when in check.
 //! - **ProbCut** (`MovePicker::probcut`): captures whose static exchange clears a threshold.
-//!   The root's first order is this mode too, with the histories kept from the previous
-//!   search and no killers (`worker.rs`).
+//!   (The root's first order comes from the main mode, with the histories kept from the
+//!   previous search: `worker.rs`.)
 //! - **Lab** (`MovePicker::lab`, `movepick/fixed.rs`): the search lab's fixed orders
 //!   (generation, worst, random): every legal move scored at once, as the textbook
 //!   algorithm generates them.
