@@ -37,6 +37,12 @@ fn a_missing_rung_is_refused_with_what_to_build() {
     std::fs::remove_dir_all(&empty).ok();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("carp-2.0.0 is missing") && stderr.contains("v.2.0.0"), "{stderr}");
-    assert!(stderr.contains("carp-3.0.1 is missing") && stderr.contains("v3.0.1"), "{stderr}");
+    assert!(
+        stderr.contains("carp-2.0.0 is missing") && stderr.contains("v.2.0.0"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("carp-3.0.1 is missing") && stderr.contains("v3.0.1"),
+        "{stderr}"
+    );
 }
