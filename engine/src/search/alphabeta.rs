@@ -139,12 +139,7 @@ impl<O: Observer> Worker<'_, O> {
                 && !(features.pvs && pv_node)
             {
                 let stored = score::from_tt(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => stored >= beta,
-                    Bound::Upper => stored <= alpha,
-                };
-                if usable {
+                if entry.bound.cuts(stored, alpha, beta) {
                     self.stats.tt_cutoffs += 1;
                     self.observer.technique(
                         ply,
@@ -168,28 +163,9 @@ impl<O: Observer> Worker<'_, O> {
             && pos.halfmoves() == 0
             && let Some((value, bound)) = self.probe_tablebase(pos, depth, ply)
         {
-            let usable = match bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if usable {
+            if bound.cuts(value, alpha, beta) {
                 if config.hash_move {
-                    let eval = if pos.is_check() {
-                        0
-                    } else {
-                        self.evaluate(pos, ply)
-                    };
-                    self.search.tt.store(
-                        pos.key(),
-                        TtEntry {
-                            mv: 0,
-                            score: score::to_tt(value, ply),
-                            eval,
-                            depth: (depth + params::tb_store_depth()).min(MAX_PLY as i32 - 1),
-                            bound,
-                        },
-                    );
+                    self.store_tablebase_result(pos, depth, ply, value, bound);
                 }
                 return value;
             }
@@ -526,11 +502,7 @@ impl<O: Observer> Worker<'_, O> {
                 && best > -score::TB_WIN_BOUND
                 && depth <= params::see_prune_max_depth()
             {
-                let threshold = if is_quiet {
-                    -params::see_quiet_margin() * depth
-                } else {
-                    -params::see_noisy_margin() * depth * depth
-                };
+                let threshold = params::see_prune_threshold(is_quiet, depth);
                 if !see::is_safe_capture(mv) && !see::see_ge(pos, mv, threshold) {
                     self.observer
                         .technique(ply, Technique::SeePruning { mv, threshold });

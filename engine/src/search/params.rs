@@ -296,6 +296,17 @@ pub fn lmp_threshold(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 + 1 }) as usize
 }
 
+/// SEE pruning: the least exchange gain a quiet move (`quiet`) or a capture keeps at
+/// `depth` (negative: the loss allowed).
+#[inline]
+pub fn see_prune_threshold(quiet: bool, depth: i32) -> i32 {
+    if quiet {
+        -see_quiet_margin() * depth
+    } else {
+        -see_noisy_margin() * depth * depth
+    }
+}
+
 /// History bonus for a cut-off at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {

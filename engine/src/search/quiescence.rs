@@ -44,12 +44,7 @@ impl<O: Observer> Worker<'_, O> {
         {
             self.stats.tt_hits += 1;
             let stored = score::from_tt(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => stored >= beta,
-                Bound::Upper => stored <= alpha,
-            };
-            if config.tt_cutoffs && beta - alpha == 1 && usable {
+            if config.tt_cutoffs && beta - alpha == 1 && entry.bound.cuts(stored, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 return stored;
             }

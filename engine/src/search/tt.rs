@@ -29,6 +29,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a value `value` of this bound answers a node searched with the window
+    /// `(alpha, beta)`: an exact value always, a lower bound at or above beta, an upper
+    /// bound at or below alpha.
+    #[inline]
+    pub fn cuts(self, value: Value, alpha: Value, beta: Value) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+    }
+
     fn to_bits(self) -> u64 {
         match self {
             Bound::Exact => 1,

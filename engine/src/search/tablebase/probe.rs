@@ -1,11 +1,14 @@
 //! The tablebase probes inside the tree: at a node reached by a capture or a pawn move, with
-//! few enough pieces, the tables know the result (step 5b of `negamax` in `alphabeta.rs`).
+//! few enough pieces, the tables know the result (step 5b of `negamax_node` in
+//! `alphabeta.rs`), and the table keeps what they said.
 
 use crate::eval::Value;
 use crate::position::Position;
 use crate::search::observer::Observer;
+use crate::search::params;
+use crate::search::score::MAX_PLY;
 use crate::search::score::{self, DRAW};
-use crate::search::tt::Bound;
+use crate::search::tt::{Bound, TtEntry};
 use crate::search::worker::Worker;
 
 impl<O: Observer> Worker<'_, O> {
@@ -36,5 +39,34 @@ impl<O: Observer> Worker<'_, O> {
         } else {
             (DRAW + 2 * wdl * draw, Bound::Exact)
         })
+    }
+
+    /// Stores a tablebase result `value` with its `bound` for the node `pos` at `ply`,
+    /// deeper than the node's `depth` by `tb_store_depth` (the tables know more than a
+    /// search of that depth).
+    #[cold]
+    pub(in crate::search) fn store_tablebase_result(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        value: Value,
+        bound: Bound,
+    ) {
+        let eval = if pos.is_check() {
+            0
+        } else {
+            self.evaluate(pos, ply)
+        };
+        self.search.tt.store(
+            pos.key(),
+            TtEntry {
+                mv: 0,
+                score: score::to_tt(value, ply),
+                eval,
+                depth: (depth + params::tb_store_depth()).min(MAX_PLY as i32 - 1),
+                bound,
+            },
+        );
     }
 }
