@@ -627,19 +627,17 @@ impl<O: Observer> Worker<'_, O> {
                     if searched == 1 {
                         self.stats.first_move_cutoffs += 1;
                     }
-                    let cut_capture = if is_quiet {
+                    let capture = (!is_quiet).then(|| history::capture_index(pos.turn(), mv));
+                    if is_quiet {
                         self.reward_quiet(pos.turn(), packed, moved, &quiets_tried, depth, ply);
-                        None
-                    } else {
-                        Some(history::capture_index(pos.turn(), mv))
-                    };
-                    self.reward_captures(cut_capture, &captures_tried, depth);
+                    }
+                    self.reward_captures(capture, &captures_tried, depth);
                     break;
                 }
             }
             if is_quiet {
                 let _ = quiets_tried.try_push((packed, moved));
-            } else {
+            } else if features.capture_history {
                 let _ = captures_tried.try_push(history::capture_index(pos.turn(), mv));
             }
         }

@@ -1,8 +1,8 @@
 //! The tables in which the search learns from its own results: the butterfly history of
-//! quiet moves, the countermoves, the continuation history and the capture history. Each type owns its size, its indexing and its update rule (the
-//! *gravity* rule for the move histories: values stay within `±limit`, and a bonus moves an
-//! entry less the nearer it already is to the limit, so recent results weigh more than old
-//! ones).
+//! quiet moves, the countermoves, the continuation history and the capture history. Each
+//! type owns its size, its indexing and its update rule (the *gravity* rule for the move
+//! histories: values stay within `±limit`, and a bonus moves an entry less the nearer it
+//! already is to the limit, so recent results weigh more than old ones).
 //!
 //! A leaf module: it knows moves and colours, nothing of the search. The search decides
 //! what to reward and by how much (`heuristics.rs`, with the bonus from `params.rs`); the

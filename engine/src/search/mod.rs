@@ -1,8 +1,8 @@
 //! The search: one implementation behind every front end (UCI, bench, epd, ebf).
 //!
 //! `Search::run` performs iterative deepening from depth 1: each iteration calls the root
-//! alpha-beta search (`root.rs`, which calls `alphabeta.rs` for every other node) with the previous iteration's best move first, reports
-//! the completed iteration through a callback, and stops at the depth, node, time or mate
+//! alpha-beta search (`root.rs`, which calls `alphabeta.rs` for every other node) with the
+//! previous iteration's best move first, reports the completed iteration through a callback, and stops at the depth, node, time or mate
 //! limit or when `stop` is raised. A best move exists once depth 1 is done; if even depth 1 is
 //! cut short, the first root move in search order (a legal move) is played. Switches in
 //! `SearchConfig` turn pruning, ordering, the table and quiescence on and off so that the

@@ -1,7 +1,7 @@
 //! ProbCut: at a node expected to fail high, a capture that wins enough material is tried
 //! first with a quiescence check and then with a search `params::probcut_reduction` plies
-//! shallower, against a null window `params::probcut_margin` above beta. If it holds, the full-depth search
-//! would almost surely fail high as well, and the node is cut with a stored lower bound.
+//! shallower, against a null window `params::probcut_margin` above beta. If it holds, the
+//! full-depth search would almost surely fail high as well, and the node is cut with a stored lower bound.
 //! Called from step 8b of `negamax_node` (alphabeta.rs) when the `probcut` switch is on.
 
 use super::history;
@@ -17,8 +17,8 @@ use crate::position::Position;
 impl<O: Observer> Worker<'_, O> {
     /// ProbCut's capture loop: captures and promotions whose static exchange can lift the
     /// static evaluation to `probcut_beta`, each checked by quiescence and then by a search
-    /// `params::probcut_reduction` plies shallower against the null window at `probcut_beta`. The
-    /// first that holds is stored as a lower bound and its value returned. `static_eval` is
+    /// `params::probcut_reduction` plies shallower against the null window at
+    /// `probcut_beta`. The first that holds is stored as a lower bound and its value returned. `static_eval` is
     /// the corrected evaluation the margin is measured from, `raw_eval` the one the table
     /// keeps.
     #[allow(clippy::too_many_arguments)]
