@@ -296,6 +296,12 @@ pub fn lmp_threshold(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 + 1 }) as usize
 }
 
+/// Futility pruning: the margin above the static evaluation at `depth`.
+#[inline]
+pub fn futility_margin(depth: i32) -> i32 {
+    futility_base() + futility_per_depth() * depth
+}
+
 /// SEE pruning: the least exchange gain a quiet move (`quiet`) or a capture keeps at
 /// `depth` (negative: the loss allowed).
 #[inline]

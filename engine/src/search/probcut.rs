@@ -2,8 +2,9 @@
 //! first with a quiescence check and then with a search `params::probcut_reduction` plies
 //! shallower, against a null window `params::probcut_margin` above beta. If it holds, the
 //! full-depth search would almost surely fail high as well, and the node is cut with a stored lower bound.
-//! Called from step 8b of `negamax_node` (alphabeta.rs) when the `probcut` switch is on.
+//! Called from step 8b of `Worker::node` (pruning.rs) when the `probcut` switch is on.
 
+use super::alphabeta::Node;
 use super::history;
 use super::movepick::MovePicker;
 use super::observer::{Observer, Technique};
@@ -16,22 +17,18 @@ use crate::position::Position;
 
 impl<O: Observer> Worker<'_, O> {
     /// ProbCut's capture loop: captures and promotions whose static exchange can lift the
-    /// static evaluation to `probcut_beta`, each checked by quiescence and then by a search
-    /// `params::probcut_reduction` plies shallower against the null window at
-    /// `probcut_beta`. The first that holds is stored as a lower bound and its value returned. `static_eval` is
-    /// the corrected evaluation the margin is measured from, `raw_eval` the one the table
-    /// keeps.
-    #[allow(clippy::too_many_arguments)]
+    /// node's corrected static evaluation to `probcut_beta`, each checked by quiescence and
+    /// then by a search `params::probcut_reduction` plies shallower against the null window
+    /// at `probcut_beta`. The first that holds is stored (with the raw evaluation) as a lower
+    /// bound and its value returned.
     pub(super) fn probcut(
         &mut self,
         pos: &Position,
-        depth: i32,
+        node: &Node,
         probcut_beta: Value,
-        static_eval: Value,
-        raw_eval: Value,
-        ply: usize,
-        cut_node: bool,
     ) -> Option<Value> {
+        let (depth, ply, cut_node) = (node.depth, node.ply, node.cut_node);
+        let (static_eval, raw_eval) = (node.static_eval, node.raw_eval);
         let mut picker = MovePicker::probcut(probcut_beta - static_eval);
         let mut child = pos.clone();
         let probe_depth = depth - params::probcut_reduction();

@@ -122,13 +122,7 @@ impl<O: Observer> Worker<'_, O> {
         // Store the result at depth 0 with its bound (a deeper entry of this search is
         // kept: `TranspositionTable::store`).
         if config.hash_move {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.search.tt.store(
                 pos.key(),
                 TtEntry {

@@ -29,6 +29,20 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The bound of a fail-soft result `best` of a node entered with the window
+    /// `(alpha, beta)`: failing high gives a lower bound, failing low an upper bound,
+    /// anything inside the window is exact.
+    #[inline]
+    pub fn of(best: Value, alpha: Value, beta: Value) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     /// Whether a value `value` of this bound answers a node searched with the window
     /// `(alpha, beta)`: an exact value always, a lower bound at or above beta, an upper
     /// bound at or below alpha.

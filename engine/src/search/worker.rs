@@ -245,6 +245,8 @@ pub(super) struct Worker<'a, O: Observer = Silent> {
     pub(super) seldepth: usize,
     /// Whether the current iteration found a move that raised alpha at the root.
     pub(super) iteration_has_pv: bool,
+    /// The MultiPV line the root is searching (its moves from this index on).
+    pub(super) pv_index: usize,
     /// The depth of the current iteration when another thread's completed iteration may
     /// supersede it (several threads, MultiPV 1); 0 otherwise.
     pub(super) skippable_depth: u32,
@@ -325,6 +327,7 @@ impl<'a, O: Observer> Worker<'a, O> {
                 .then(|| Incremental::new(MAX_PLY + 4, root)),
             seldepth: 0,
             iteration_has_pv: false,
+            pv_index: 0,
             skippable_depth: 0,
             superseded: false,
             next_poll: POLL_INTERVAL,
