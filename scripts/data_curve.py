@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The data-size curve of docs/STRENGTH.md: Elo against recorded moves of training data.
+"""The data-size curve of docs/strength-log.md: Elo against recorded moves of training data.
 
 Reads docs/data-curve.csv (one row per network: the share of data/'s games, the recorded
 moves that share holds, the held-out loss, and its match against the common opponent as Elo

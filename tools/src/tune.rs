@@ -353,7 +353,7 @@ pub fn params_source(weights: &Weights) -> String {
          //! game phase. Tables are written from White's point of view with rank 8 first, as a board is\n\
          //! printed. `brudno tune` (Texel tuning on positions from Brudno's own games) writes files of\n\
          //! this shape; whether a tuned set replaces the one in use is decided in games\n\
-         //! (docs/STRENGTH.md).\n\n\
+         //! (docs/strength-log.md).\n\n\
          use super::weights::{S, Weights};\n\n\
          /// The weights the engine plays with.\n\
          #[rustfmt::skip]\n\

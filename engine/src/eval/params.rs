@@ -4,7 +4,7 @@
 //! game phase. Tables are written from White's point of view with rank 8 first, as a board is
 //! printed. `brudno tune` (Texel tuning on positions from Brudno's own games) writes files of
 //! this shape; whether a tuned set replaces the one in use is decided in games
-//! (docs/STRENGTH.md).
+//! (docs/strength-log.md).
 
 use super::weights::{S, Weights};
 

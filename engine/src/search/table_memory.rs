@@ -6,7 +6,7 @@
 //! new table of any size is ready at once: `setoption name Hash value 4096` no longer writes
 //! 4 GiB before `readyok`. The zeroing is paid as the search first touches each page, 2 MiB at
 //! a time with huge pages. Huge pages also cut the TLB misses of random probes (the figures
-//! are in docs/STRENGTH.md, `cargo bench --bench hot_paths -- tt_pages`). Elsewhere the table
+//! are in docs/strength-log.md, `cargo bench --bench hot_paths -- tt_pages`). Elsewhere the table
 //! comes from the global allocator's `alloc_zeroed`.
 //!
 //! Clearing a used table (`ucinewgame`, `Clear Hash`) splits it among `Threads` threads, as
