@@ -47,7 +47,7 @@ pub(super) struct Node {
     pub pv_node: bool,
     /// The side to move.
     pub turn: Color,
-    /// The side to move is in check.
+    /// The side to move is in check (read after the entry stages).
     pub in_check: bool,
     /// The move left out by the singular-extension test (0: none).
     pub excluded: PackedMove,
@@ -135,7 +135,7 @@ impl<O: Observer> Worker<'_, O> {
             cut_node,
             pv_node: beta - alpha > 1,
             turn: pos.turn(),
-            in_check: pos.is_check(),
+            in_check: false,
             excluded: 0,
             hash_move: 0,
             tt_entry: None,
@@ -161,6 +161,10 @@ impl<O: Observer> Worker<'_, O> {
                 return value;
             }
         }
+
+        // Read once the node is not answered at its entry: most nodes that end there never
+        // ask.
+        node.in_check = pos.is_check();
 
         // Step 6. Static evaluation (from the table when stored) and whether it improved on
         // our position two plies ago.
@@ -207,7 +211,7 @@ impl<O: Observer> Worker<'_, O> {
 
         // Step 2. Draws: fifty-move rule, repetition, insufficient material. A mate on the
         // hundredth half-move still counts as a mate.
-        if (pos.halfmoves() >= 100 && !(node.in_check && pos.legal_moves().is_empty()))
+        if (pos.halfmoves() >= 100 && !(pos.is_check() && pos.legal_moves().is_empty()))
             || self.is_repetition(pos)
             || pos.is_insufficient_material()
         {

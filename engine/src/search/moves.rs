@@ -198,8 +198,9 @@ impl<O: Observer> Worker<'_, O> {
         self.stats.cutoffs += 1;
         self.stats.first_move_cutoffs += u64::from(searched == 1);
         if is_tactical(mv) {
-            let capture = history::capture_index(pos.turn(), mv);
-            self.reward_captures(Some(capture), captures_tried, node.depth);
+            let capture =
+                (self.features.capture_history).then(|| history::capture_index(pos.turn(), mv));
+            self.reward_captures(capture, captures_tried, node.depth);
         } else {
             let (packed, moved) = (tt::pack_move(mv), history::piece_to(pos.turn(), mv));
             self.reward_quiet(
