@@ -15,3 +15,5 @@ pub mod eval;
 pub mod position;
 pub mod rng;
 pub mod search;
+#[cfg(test)]
+mod test_positions;

@@ -7,7 +7,7 @@
 use crate::common;
 
 use brudno::position::Position;
-use brudno::uci::command::{Command, GoParams, StartPosition, decode_line, parse};
+use brudno::uci::command::{Command, GO_KEYWORDS, GoParams, StartPosition, decode_line, parse};
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -17,7 +17,8 @@ const MAX_MESSAGE_CHARS: usize = 200;
 /// Separators that must all read as a single space.
 const SEPARATORS: [&str; 6] = [" ", "  ", "\t", " \t ", "\u{feff}", "\u{a0}"];
 
-const WORDS: [&str; 40] = [
+/// Words of the protocol and of positions; the `go` keywords come from the parser's own list.
+const BASE_WORDS: [&str; 27] = [
     "uci",
     "isready",
     "ucinewgame",
@@ -36,19 +37,6 @@ const WORDS: [&str; 40] = [
     "on",
     "off",
     "register",
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "perft",
     "Hash",
     "e2e4",
     "e7e8q",
@@ -59,6 +47,15 @@ const WORDS: [&str; 40] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
     "\u{fffd}",
 ];
+
+/// Every word of the soup: `BASE_WORDS` and the parser's `GO_KEYWORDS`.
+fn words() -> Vec<&'static str> {
+    BASE_WORDS
+        .iter()
+        .chain(GO_KEYWORDS.iter())
+        .copied()
+        .collect()
+}
 
 /// Every first word that is a command (the rest are unknown commands).
 const COMMANDS: [&str; 13] = [
@@ -80,7 +77,7 @@ const COMMANDS: [&str; 13] = [
 /// One token of a soup: a protocol word in any case, a number of any size, or anything.
 fn soup_token() -> impl Strategy<Value = String> {
     prop_oneof![
-        4 => (select(WORDS.to_vec()), any::<bool>())
+        4 => (select(words()), any::<bool>())
             .prop_map(|(w, upper)| if upper { w.to_uppercase() } else { w.to_string() }),
         2 => any::<i128>().prop_map(|n| n.to_string()),
         1 => any::<u64>().prop_map(|n| format!("+{n}")),

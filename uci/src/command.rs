@@ -208,7 +208,8 @@ fn parse_position(rest: &[&str]) -> Command {
     Command::Position { start, moves }
 }
 
-const GO_KEYWORDS: [&str; 13] = [
+/// The words `go` takes (a token among them ends the one before, such as `searchmoves`).
+pub const GO_KEYWORDS: [&str; 13] = [
     "searchmoves",
     "ponder",
     "wtime",

@@ -160,34 +160,6 @@ mod tests {
     use crate::rng::splitmix64;
     use shakmaty::Move;
 
-    /// Starts for random games: the standard start, positions rich in castling, en passant
-    /// and promotions, and Chess960 starts whose kings and rooks castle from other files.
-    const STARTS: [(&str, bool); 8] = [
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            false,
-        ),
-        (
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            false,
-        ),
-        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-        (
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            false,
-        ),
-        (
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            false,
-        ),
-        ("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", false),
-        (
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            true,
-        ),
-        ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-    ];
-
     /// Long random games from every start, one `Incremental` (one pawn cache) for all of
     /// them: after every move the placement equals a sum from scratch and the evaluation
     /// equals `positional::evaluate`, the reference without a cache. Null moves are mixed in.
@@ -199,7 +171,7 @@ mod tests {
         let mut seen_capture = 0;
         let mut state = 7;
         let mut evaluator = Incremental::new(400, &Position::default());
-        for (fen, chess960) in STARTS {
+        for (fen, chess960) in crate::test_positions::STARTS {
             for _game in 0..8 {
                 let mut pos = Position::from_fen(fen, chess960).unwrap();
                 evaluator.placements[0] = positional::placement(pos.board(), &WEIGHTS);

@@ -95,33 +95,10 @@ mod tests {
     /// it says.
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let starts = [
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                false,
-            ),
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                false,
-            ),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-            (
-                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                false,
-            ),
-            (
-                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-                false,
-            ),
-            ("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", false),
+        let starts = crate::test_positions::starts_and(&[
             ("3k4/8/8/2q5/8/4R3/8/4K2R w K - 0 1", false),
             ("4k3/8/8/3R4/1B6/8/8/Q3K3 w - - 0 1", false),
-            (
-                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-                true,
-            ),
-            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-        ];
+        ]);
         let mut state = 11;
         let (mut moves, mut checks, mut discovered) = (0, 0, 0);
         for (fen, chess960) in starts {

@@ -1,9 +1,10 @@
 //! The search: one implementation behind every front end (UCI, bench, epd, ebf).
 //!
-//! `Search::run` performs iterative deepening from depth 1: each iteration calls the root
-//! alpha-beta search (`root.rs`, which calls `alphabeta.rs` for every other node) with the
-//! previous iteration's best move first, reports the completed iteration through a callback, and stops at the depth, node, time or mate
-//! limit or when `stop` is raised. A best move exists once depth 1 is done; if even depth 1 is
+//! `Search::run` performs iterative deepening from depth 1: each iteration (`root.rs`, the
+//! aspiration window) calls the one search function (`alphabeta.rs`, for the root and every
+//! other node) with the previous iteration's best move first, reports the completed iteration
+//! through a callback, and stops at the depth, node, time or mate limit or when `stop` is
+//! raised. A best move exists once depth 1 is done; if even depth 1 is
 //! cut short, the first root move in search order (a legal move) is played. Switches in
 //! `SearchConfig` turn pruning, ordering, the table and quiescence on and off so that the
 //! search lab studies this very search, never a copy. With Syzygy tables (`tablebase/`) a
@@ -167,17 +168,6 @@ impl SearchConfig {
             features: Features::NONE,
             eval: Evaluation::Material,
             count_legal_moves: true,
-            ..Self::default()
-        }
-    }
-
-    /// The core engine of the first release: alpha-beta with iterative deepening, quiescence,
-    /// MVV-LVA, the transposition table and material evaluation, nothing selective. The
-    /// baseline that playing-strength gains are measured against.
-    pub fn material_core() -> Self {
-        Self {
-            features: Features::NONE,
-            eval: Evaluation::Material,
             ..Self::default()
         }
     }

@@ -215,14 +215,6 @@ impl<T: Zeroable> Drop for ZeroedBuffer<T> {
     }
 }
 
-/// Kibibytes of this process's memory backed by transparent huge pages (`AnonHugePages` in
-/// /proc/self/smaps_rollup); `None` where that cannot be read.
-pub fn huge_page_kib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
-    let line = text.lines().find(|l| l.starts_with("AnonHugePages:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

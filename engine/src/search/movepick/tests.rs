@@ -11,44 +11,22 @@ use crate::search::features::Features;
 use crate::search::history::ContinuationHistory;
 use crate::search::see::see_non_negative;
 
-/// Positions with checks, promotions, en passant, castling (standard and Chess960).
-const FENS: [(&str, bool); 10] = [
-    (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        false,
-    ),
-    (
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        false,
-    ),
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-    (
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        false,
-    ),
-    (
-        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-        false,
-    ),
-    ("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", false),
-    // In check: evasions only.
-    ("4k3/8/8/8/1b6/8/3P4/R3K2R w KQ - 0 1", false),
-    (
-        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
-        false,
-    ),
-    (
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-        true,
-    ),
-    ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-];
+/// The shared starts and two positions in check (evasions only).
+fn fens() -> Vec<(&'static str, bool)> {
+    crate::test_positions::starts_and(&[
+        ("4k3/8/8/8/1b6/8/3P4/R3K2R w KQ - 0 1", false),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            false,
+        ),
+    ])
+}
 
-/// Random playouts from `FENS`: many positions of every kind.
+/// Random playouts from `fens()`: many positions of every kind.
 fn positions() -> Vec<Position> {
     let mut out = Vec::new();
     let mut state = 3;
-    for (fen, chess960) in FENS {
+    for (fen, chess960) in fens() {
         for _ in 0..6 {
             let mut pos = Position::from_fen(fen, chess960).unwrap();
             for _ in 0..40 {

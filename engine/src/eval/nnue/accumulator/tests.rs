@@ -61,32 +61,7 @@ fn stacked(stack: &Stack, ply: usize) -> Accumulator {
 /// refresh from the board, and so does the value.
 #[test]
 fn updates_equal_a_refresh_after_every_move() {
-    let starts = [
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            false,
-        ),
-        (
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            false,
-        ),
-        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-        (
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            false,
-        ),
-        (
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            false,
-        ),
-        ("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", false),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false),
-        (
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            true,
-        ),
-        ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-    ];
+    let starts = crate::test_positions::starts_and(&[("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false)]);
     let wide_bucketed = Architecture {
         hidden: 256,
         ..bucketed()
@@ -102,7 +77,7 @@ fn updates_equal_a_refresh_after_every_move() {
         let mut seen = [0; 4];
         let mut state = 1;
         let mut fixed_path = 0;
-        for (fen, chess960) in starts {
+        for &(fen, chess960) in &starts {
             for _game in 0..6 {
                 let mut pos = Position::from_fen(fen, chess960).unwrap();
                 let mut stack = Stack::new(400, &network);
