@@ -15,5 +15,3 @@ pub mod eval;
 pub mod position;
 pub mod rng;
 pub mod search;
-#[cfg(test)]
-mod test_positions;

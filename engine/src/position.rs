@@ -19,6 +19,8 @@ use shakmaty::{
 mod changes;
 mod check;
 mod movegen;
+#[cfg(test)]
+pub(crate) mod test_positions;
 pub use changes::PieceChanges;
 pub use check::CheckInfo;
 

@@ -171,7 +171,7 @@ mod tests {
         let mut seen_capture = 0;
         let mut state = 7;
         let mut evaluator = Incremental::new(400, &Position::default());
-        for (fen, chess960) in crate::test_positions::STARTS {
+        for (fen, chess960) in crate::position::test_positions::STARTS {
             for _game in 0..8 {
                 let mut pos = Position::from_fen(fen, chess960).unwrap();
                 evaluator.placements[0] = positional::placement(pos.board(), &WEIGHTS);

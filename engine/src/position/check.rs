@@ -95,7 +95,7 @@ mod tests {
     /// it says.
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let starts = crate::test_positions::starts_and(&[
+        let starts = crate::position::test_positions::starts_and(&[
             ("3k4/8/8/2q5/8/4R3/8/4K2R w K - 0 1", false),
             ("4k3/8/8/3R4/1B6/8/8/Q3K3 w - - 0 1", false),
         ]);

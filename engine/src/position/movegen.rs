@@ -330,7 +330,7 @@ mod tests {
     /// moves of other positions that are illegal here.
     #[test]
     fn the_two_halves_are_the_legal_moves() {
-        let starts = crate::test_positions::starts_and(&[
+        let starts = crate::position::test_positions::starts_and(&[
             ("3k4/8/8/2q5/8/4R3/8/4K2R w K - 0 1", false),
             ("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true),
         ]);

@@ -13,7 +13,7 @@ use crate::search::see::see_non_negative;
 
 /// The shared starts and two positions in check (evasions only).
 fn fens() -> Vec<(&'static str, bool)> {
-    crate::test_positions::starts_and(&[
+    crate::position::test_positions::starts_and(&[
         ("4k3/8/8/8/1b6/8/3P4/R3K2R w KQ - 0 1", false),
         (
             "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",

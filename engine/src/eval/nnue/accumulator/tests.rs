@@ -61,7 +61,8 @@ fn stacked(stack: &Stack, ply: usize) -> Accumulator {
 /// refresh from the board, and so does the value.
 #[test]
 fn updates_equal_a_refresh_after_every_move() {
-    let starts = crate::test_positions::starts_and(&[("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false)]);
+    let starts =
+        crate::position::test_positions::starts_and(&[("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false)]);
     let wide_bucketed = Architecture {
         hidden: 256,
         ..bucketed()
