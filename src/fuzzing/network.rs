@@ -1,5 +1,5 @@
 //! Fuzz target for network files: `Network::parse` and the `EvalFile` path that reads a file
-//! and makes its network the one searches use.
+//! into the network a search is given (`tools::evalfile::load`).
 //!
 //! A file either loads or is refused with a message; parsing and loading agree; a network
 //! that loads writes back the very bytes it was read from, and evaluates positions to scores
@@ -9,7 +9,7 @@
 //! checksum recomputed), so that the fuzzer reaches the weights as easily as the header.
 
 use std::borrow::Cow;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::OnceLock;
 
 use super::scratch;
 use crate::eval::nnue::network::{HEADER_BYTES, fnv1a};
@@ -20,13 +20,6 @@ use crate::position::Position;
 fn embedded_bytes() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| nnue::embedded().to_bytes())
-}
-
-/// Held while a target changes the network searches use, and by targets that search: a
-/// network being fuzzed is never the one another target's search evaluates with.
-pub fn active_network_lock() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The parts of the embedded network's file, as `(start, length)`: header (the architecture),
@@ -102,27 +95,27 @@ pub fn file(data: &[u8]) {
         panic!("cannot write {}: {error}", path.display());
     }
     let path_text = path.to_string_lossy();
-    let _lock = active_network_lock();
-    let loaded = nnue::try_load(&path_text);
+    let loaded = crate::tools::evalfile::load(&path_text);
     let _ = std::fs::remove_file(&path);
     assert_eq!(
         loaded.is_ok(),
         parsed.is_ok(),
         "EvalFile and parse disagree"
     );
-    let message = loaded.as_ref().unwrap_or_else(|why| why);
+    let message = match &loaded {
+        Ok((_, message)) | Err(message) => message,
+    };
     assert!(
         message.contains(&*path_text),
         "the message does not name the file"
     );
-    if loaded.is_ok() {
+    if let Ok((network, _)) = &loaded {
         for fen in POSITIONS {
             let Ok(position) = Position::from_fen(fen, false) else {
                 panic!("{fen} is refused");
             };
-            let score = nnue::evaluate(&position);
+            let score = nnue::evaluate(&position, network);
             assert!(score.abs() <= 20_000, "{fen}: score {score}");
         }
     }
-    nnue::set_active(nnue::embedded());
 }

@@ -19,7 +19,6 @@ use std::io::{Cursor, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::network::active_network_lock;
 use super::{book, scratch, write_fixture};
 use crate::position::Position;
 use crate::uci::command::{self, Command, StartPosition};
@@ -229,13 +228,10 @@ pub fn session(data: &[u8]) {
         }
     }
     let captured = Captured::default();
-    {
-        let _lock = active_network_lock();
-        protocol::run(
-            Cursor::new(std::mem::take(&mut session.input)),
-            Output::new(Box::new(captured.clone())),
-        );
-    }
+    protocol::run(
+        Cursor::new(std::mem::take(&mut session.input)),
+        Output::new(Box::new(captured.clone())),
+    );
     let output = captured
         .0
         .lock()

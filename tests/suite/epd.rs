@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use brudno::position::Position;
 use brudno::search::Limits;
-use brudno::search::score::UciScore;
+use brudno::search::score::mate_in_moves;
 use brudno::tools::epd::expect::{Task, read_task};
 use brudno::tools::epd::notation::{MoveError, parse_move};
 use brudno::tools::epd::suite::from_text;
@@ -188,8 +188,8 @@ fn engine_finds_every_mate_in_the_file() {
         };
         let result = search_with(&position, &[], &engine_config(), &limits);
         assert_eq!(
-            UciScore::from_value(result.score),
-            UciScore::Mate(moves as i32),
+            mate_in_moves(result.score),
+            Some(moves as i32),
             "{}",
             record.id()
         );

@@ -97,7 +97,11 @@ fn the_embedded_network_round_trips_and_evaluates_symmetrically() {
         false,
     )
     .unwrap();
-    assert_eq!(nnue::evaluate(&pos), nnue::evaluate(&mirror));
+    let network = nnue::embedded();
+    assert_eq!(
+        nnue::evaluate(&pos, &network),
+        nnue::evaluate(&mirror, &network)
+    );
 }
 
 /// `brudno nnue-info ARGS`, which must succeed, as JSON.

@@ -6,27 +6,27 @@ use crate::common;
 use brudno::eval::{self, Value};
 use brudno::position::Position;
 use brudno::search::MoveOrder;
-use brudno::search::score::{DRAW, INFINITY, UciScore, mated_in};
+use brudno::search::score::{DRAW, INFINITY, mate_in_moves, mated_in};
 use brudno::search::{Limits, SearchConfig};
 use common::{
     bare_config, engine_config, has_mate_in, is_mated_within, random_positions, search_with,
 };
 
-fn best(fen: &str, depth: u32) -> (String, UciScore) {
+fn best(fen: &str, depth: u32) -> (String, Option<i32>) {
     let pos = Position::from_fen(fen, false).unwrap();
     let result = search_with(&pos, &[], &engine_config(), &Limits::depth(depth));
     let best = result.best_move.map(|m| m.to_string()).unwrap_or_default();
-    (best, UciScore::from_value(result.score))
+    (best, mate_in_moves(result.score))
 }
 
-fn uci_best(fen: &str, depth: u32) -> (String, UciScore) {
+fn uci_best(fen: &str, depth: u32) -> (String, Option<i32>) {
     let pos = Position::from_fen(fen, false).unwrap();
     let result = search_with(&pos, &[], &engine_config(), &Limits::depth(depth));
     let mv = result
         .best_move
         .map(|m| Position::uci(m, pos.castling_mode()))
         .unwrap_or_default();
-    (mv, UciScore::from_value(result.score))
+    (mv, mate_in_moves(result.score))
 }
 
 #[test]
@@ -36,10 +36,10 @@ fn mate_in_one() {
         "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
         4,
     );
-    assert_eq!((mv.as_str(), score), ("h5f7", UciScore::Mate(1)));
+    assert_eq!((mv.as_str(), score), ("h5f7", Some(1)));
     // Back-rank mate.
     let (mv, score) = uci_best("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4);
-    assert_eq!((mv.as_str(), score), ("d1d8", UciScore::Mate(1)));
+    assert_eq!((mv.as_str(), score), ("d1d8", Some(1)));
 }
 
 /// Checks a composed mate with the independent solver and then with the engine.
@@ -63,8 +63,8 @@ fn assert_mate(fen: &str, moves: u32, depth: u32, first_move: Option<&str>) {
         .best_move
         .map(|m| Position::uci(m, position.castling_mode()))
         .unwrap_or_default();
-    let score = UciScore::from_value(result.score);
-    assert_eq!(score, UciScore::Mate(moves as i32), "{fen}");
+    let score = mate_in_moves(result.score);
+    assert_eq!(score, Some(moves as i32), "{fen}");
     if let Some(expected) = first_move {
         assert_eq!(mv, expected, "{fen}");
     }
@@ -106,7 +106,7 @@ fn being_mated_is_a_negative_mate() {
     let fen = "k7/2Q5/1K6/8/8/8/p7/8 b - - 0 1";
     assert!(is_mated_within(&Position::from_fen(fen, false).unwrap(), 1));
     let (_, score) = best(fen, 4);
-    assert_eq!(score, UciScore::Mate(-1));
+    assert_eq!(score, Some(-1));
 }
 
 #[test]
@@ -350,11 +350,7 @@ fn two_threads_find_the_mates() {
         let pos = Position::from_fen(fen, false).unwrap();
         for _ in 0..3 {
             let result = search_with(&pos, &[], &config, &Limits::depth(2 * moves + 6));
-            assert_eq!(
-                UciScore::from_value(result.score),
-                UciScore::Mate(moves as i32),
-                "{fen}"
-            );
+            assert_eq!(mate_in_moves(result.score), Some(moves as i32), "{fen}");
             let mv = result.best_move.unwrap();
             assert!(is_mated_within(&pos.play(mv), moves - 1), "{fen}");
         }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use crate::epd;
 use brudno_engine::eval::Evaluation;
 use brudno_engine::position::Position;
-use brudno_engine::search::report::bestmove_line;
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 
@@ -71,14 +70,17 @@ pub fn totals(
         let (elapsed, result) = search_fresh(&position, depth, threads, eval, &mut tt);
         totals.elapsed += elapsed;
         totals.nodes += result.stats.nodes;
+        let best = result.best_move.map_or_else(
+            || "0000".to_string(),
+            |mv| Position::uci(mv, position.castling_mode()),
+        );
         out(&format!(
-            "position {:>2}/{} {:<22} nodes {:>9}  time {:>9.2} ms  {}",
+            "position {:>2}/{} {:<22} nodes {:>9}  time {:>9.2} ms  bestmove {best}",
             index + 1,
             records.len(),
             record.id(),
             result.stats.nodes,
             elapsed.as_secs_f64() * 1000.0,
-            bestmove_line(result.best_move, None, position.castling_mode())
         ));
     }
     out("");

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::Args;
@@ -33,6 +33,7 @@ use crate::datafile::{self, Progress, Settings};
 use crate::epd;
 use crate::viriformat;
 use brudno_engine::eval::Evaluation;
+use brudno_engine::eval::nnue::Network;
 use brudno_engine::eval::nnue::network::fnv1a;
 use brudno_engine::position::Position;
 use brudno_engine::rng::splitmix64;
@@ -122,7 +123,7 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 /// How the engine is asked to move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct MoveLimit {
     /// Soft node limit per move (no new iteration past it).
     pub nodes: u64,
@@ -132,10 +133,12 @@ pub struct MoveLimit {
     pub depth: Option<u32>,
     /// The evaluation its search uses.
     pub eval: Evaluation,
+    /// The network `Evaluation::Nnue` evaluates with.
+    pub network: Arc<Network>,
 }
 
 impl MoveLimit {
-    fn limits(self) -> Limits {
+    fn limits(&self) -> Limits {
         match self.depth {
             Some(depth) => Limits::depth(depth),
             None => Limits {
@@ -161,7 +164,7 @@ pub struct RandomPlies {
 pub fn play_game(
     openings: &[Position],
     random_plies: RandomPlies,
-    limit: MoveLimit,
+    limit: &MoveLimit,
     seed: u64,
     game: u64,
 ) -> viriformat::Game {
@@ -169,6 +172,7 @@ pub fn play_game(
     let config = SearchConfig {
         threads: 1,
         eval: limit.eval,
+        network: Arc::clone(&limit.network),
         ..SearchConfig::default()
     };
     // The game's searches keep their histories from move to move, as a game under UCI does
@@ -343,9 +347,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             positions
         }
     };
+    let mut network = brudno_engine::eval::nnue::embedded();
     if let Some(path) = &args.eval_file {
-        match brudno_engine::eval::nnue::try_load(&path.to_string_lossy()) {
-            Ok(message) => eprintln!("datagen: {message}"),
+        match crate::evalfile::load(&path.to_string_lossy()) {
+            Ok((loaded, message)) => {
+                network = loaded;
+                eprintln!("datagen: {message}");
+            }
             Err(why) => {
                 eprintln!("datagen: {why}");
                 return ExitCode::from(2);
@@ -364,6 +372,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         hard_nodes: args.hard_nodes.max(args.nodes.max(1)),
         depth: args.depth,
         eval: args.eval,
+        network,
     };
     let settings = Settings {
         seed: args.seed,
@@ -377,7 +386,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             .and_then(|path| std::fs::read(path).ok())
             .map_or(0, |bytes| fnv1a(&bytes)),
         eval: format!("{:?}", args.eval).to_lowercase(),
-        network: brudno_engine::eval::nnue::active().checksum(),
+        network: limit.network.checksum(),
     };
     let mut start = Progress::default();
     if args.output.exists() {
@@ -555,7 +564,7 @@ fn generate<W: Write + Send>(
             scope.spawn(|| {
                 while !done.load(Ordering::Relaxed) {
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let played = play_game(openings, random_plies, limit, seed, game);
+                    let played = play_game(openings, random_plies, &limit, seed, game);
                     let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
                     let finished = Game {
                         moves: played.moves.len() as u64,

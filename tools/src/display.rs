@@ -1,8 +1,20 @@
-//! A human-readable picture of a position (the `d` command), for people typing at the engine.
+//! Text for people: a picture of a position (the `d` command) and a score in the words UCI
+//! and the EPD reports share (`cp 31`, `mate 3`).
 
 use shakmaty::{File, Rank, Square};
 
+use brudno_engine::eval::Value;
 use brudno_engine::position::Position;
+use brudno_engine::search::score::mate_in_moves;
+
+/// A score as `cp N` from the side to move's point of view, or `mate N` in moves (negative:
+/// the side to move is being mated).
+pub fn score_text(score: Value) -> String {
+    match mate_in_moves(score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {score}"),
+    }
+}
 
 /// The board as text lines, White at the bottom, followed by the FEN and the key.
 pub fn board(position: &Position) -> Vec<String> {
@@ -32,6 +44,17 @@ pub fn board(position: &Position) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use brudno_engine::search::score::{mate_in, mated_in};
+
+    #[test]
+    fn scores_in_centipawns_or_moves_to_mate() {
+        assert_eq!(score_text(57), "cp 57");
+        assert_eq!(score_text(-3), "cp -3");
+        assert_eq!(score_text(mate_in(1)), "mate 1");
+        assert_eq!(score_text(mate_in(3)), "mate 2");
+        assert_eq!(score_text(mated_in(0)), "mate 0");
+        assert_eq!(score_text(mated_in(4)), "mate -2");
+    }
 
     #[test]
     fn shows_pieces_fen_and_key() {

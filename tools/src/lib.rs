@@ -16,6 +16,7 @@ pub mod datastore;
 pub mod display;
 pub mod ebf;
 pub mod epd;
+pub mod evalfile;
 pub mod genfens;
 pub mod nnue_info;
 pub mod packed;

@@ -14,10 +14,10 @@ use shakmaty::CastlingMode;
 
 use super::Output;
 use super::currmove;
+use crate::report::{bestmove_line, info_line};
 use brudno_engine::position::Position;
 use brudno_engine::search::history::HistoryStore;
 use brudno_engine::search::level::Level;
-use brudno_engine::search::report::{bestmove_line, info_line};
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
 

@@ -22,6 +22,7 @@ pub mod currmove;
 mod io;
 mod job;
 pub mod options;
+pub mod report;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -31,10 +32,10 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Color};
 
 use book::OpeningBook;
+use brudno_engine::eval::nnue::Network;
 use brudno_engine::position::Position;
 use brudno_engine::search::history::HistoryStore;
 use brudno_engine::search::level::{self, Level};
-use brudno_engine::search::report::bestmove_line;
 use brudno_engine::search::tablebase::{Syzygy, Tablebases};
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::wdl;
@@ -45,6 +46,7 @@ pub use io::Output;
 use io::{LineRead, read_line};
 use job::{Answer, RunningSearch, SearchJob};
 use options::{Effect, Options};
+use report::bestmove_line;
 
 /// The engine's name as sent after `uci`.
 pub const ENGINE_NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
@@ -81,6 +83,8 @@ struct Engine {
     search: Option<RunningSearch>,
     /// The Syzygy tables of `SyzygyPath`, if any were found.
     tablebases: Option<Arc<Tablebases>>,
+    /// The network searches evaluate with (`EvalFile`; the embedded one by default).
+    network: Arc<Network>,
     /// What was wrong with the current input line, sent as one `info string`.
     notes: Vec<String>,
     debug: bool,
@@ -102,6 +106,7 @@ pub fn run(mut input: impl BufRead, out: Output) {
         control: Arc::new(SearchControl::default()),
         search: None,
         tablebases: None,
+        network: brudno_engine::eval::nnue::embedded(),
         notes: Vec::new(),
         debug: false,
         book: OpeningBook::new(),
@@ -286,7 +291,13 @@ impl Engine {
                     }
                     Effect::ResizeHash => self.resize_hash(),
                     Effect::LoadNetwork => {
-                        let message = brudno_engine::eval::nnue::load(&self.options.eval_file);
+                        let message = match tools::evalfile::load(&self.options.eval_file) {
+                            Ok((network, message)) => {
+                                self.network = network;
+                                message
+                            }
+                            Err(why) => why,
+                        };
                         self.notes.push(message);
                     }
                     Effect::LoadSyzygy => {
@@ -446,6 +457,7 @@ impl Engine {
                 Some(_) => level::EVALUATION,
                 None => self.options.evaluation,
             },
+            network: Arc::clone(&self.network),
             threads: self.options.threads,
             multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),

@@ -36,7 +36,7 @@ struct Declaration {
 }
 
 /// The `EvalFile` value that means the network compiled into the binary.
-pub const EMBEDDED_NET: &str = "<embedded>";
+pub const EMBEDDED_NET: &str = brudno_tools::evalfile::EMBEDDED;
 
 pub use brudno_engine::search::resources::{MAX_HASH_MIB, MAX_THREADS};
 

@@ -79,7 +79,11 @@ impl Evaluation {
                 pos.turn(),
                 positional::evaluate(pos.board(), pos.turn(), &params::WEIGHTS),
             ),
-            Evaluation::Nnue => endgame::adjust(pos.board(), pos.turn(), nnue::evaluate(pos)),
+            Evaluation::Nnue => endgame::adjust(
+                pos.board(),
+                pos.turn(),
+                nnue::evaluate(pos, &nnue::embedded()),
+            ),
         }
     }
 }

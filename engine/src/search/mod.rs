@@ -28,7 +28,6 @@ pub mod pool;
 mod probcut;
 mod pruning;
 mod quiescence;
-pub mod report;
 pub mod resources;
 mod root;
 pub mod score;
@@ -41,11 +40,13 @@ pub mod tt;
 pub mod wdl;
 mod worker;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
+use crate::eval::nnue::{self, Network};
 use crate::eval::{Evaluation, Value};
 use crate::position::Position;
 use features::Features;
@@ -120,6 +121,9 @@ pub struct SearchConfig {
     pub features: Features,
     /// The evaluation function.
     pub eval: Evaluation,
+    /// The network `Evaluation::Nnue` evaluates with (the embedded one by default; the front
+    /// ends put `EvalFile`'s here).
+    pub network: Arc<Network>,
     /// Threads searching (Lazy SMP: helper threads share the table with the main thread).
     pub threads: usize,
     /// Principal variations reported per iteration (MultiPV), best first.
@@ -144,6 +148,7 @@ impl Default for SearchConfig {
             quiescence: true,
             features: Features::ALL,
             eval: Evaluation::default(),
+            network: nnue::embedded(),
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),

@@ -91,34 +91,15 @@ pub fn from_tt(score: Value, ply: usize) -> Value {
     }
 }
 
-/// A score as the UCI protocol writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UciScore {
-    /// Centipawns from the engine's point of view.
-    Centipawns(Value),
-    /// Mate in this many moves (negative: the engine is being mated).
-    Mate(i32),
-}
-
-impl UciScore {
-    /// Converts a search score.
-    pub fn from_value(score: Value) -> Self {
-        if score >= MATE_BOUND {
-            UciScore::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            UciScore::Mate(-(MATE + score) / 2)
-        } else {
-            UciScore::Centipawns(score)
-        }
-    }
-}
-
-impl std::fmt::Display for UciScore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            UciScore::Centipawns(cp) => write!(f, "cp {cp}"),
-            UciScore::Mate(moves) => write!(f, "mate {moves}"),
-        }
+/// Moves until mate for a mate score (negative: the side to move is being mated; 0: it is
+/// mated now), `None` for any other score.
+pub fn mate_in_moves(score: Value) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
     }
 }
 
@@ -128,12 +109,12 @@ mod tests {
 
     #[test]
     fn mate_scores_in_moves() {
-        assert_eq!(UciScore::from_value(mate_in(1)), UciScore::Mate(1));
-        assert_eq!(UciScore::from_value(mate_in(3)), UciScore::Mate(2));
-        assert_eq!(UciScore::from_value(mated_in(0)), UciScore::Mate(0));
-        assert_eq!(UciScore::from_value(mated_in(2)), UciScore::Mate(-1));
-        assert_eq!(UciScore::from_value(mated_in(4)), UciScore::Mate(-2));
-        assert_eq!(UciScore::from_value(57), UciScore::Centipawns(57));
+        assert_eq!(mate_in_moves(mate_in(1)), Some(1));
+        assert_eq!(mate_in_moves(mate_in(3)), Some(2));
+        assert_eq!(mate_in_moves(mated_in(0)), Some(0));
+        assert_eq!(mate_in_moves(mated_in(2)), Some(-1));
+        assert_eq!(mate_in_moves(mated_in(4)), Some(-2));
+        assert_eq!(mate_in_moves(57), None);
     }
 
     #[test]
@@ -156,9 +137,6 @@ mod tests {
         assert!(is_decisive(tb_loss_in(7)) && !is_decisive(20_000));
         assert_eq!(from_tt(to_tt(tb_win_in(5), 3), 3), tb_win_in(5));
         assert_eq!(from_tt(to_tt(tb_loss_in(5), 3), 9), tb_loss_in(11));
-        assert_eq!(
-            UciScore::from_value(tb_win_in(2)),
-            UciScore::Centipawns(TB_WIN - 2)
-        );
+        assert_eq!(mate_in_moves(tb_win_in(2)), None);
     }
 }

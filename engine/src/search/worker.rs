@@ -24,7 +24,7 @@ use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
 use super::{MoveOrder, Report, Search, SearchResult};
 use crate::eval::incremental::Incremental;
-use crate::eval::nnue::{self, Network, accumulator::Stack};
+use crate::eval::nnue::{Network, accumulator::Stack};
 use crate::eval::{self, Evaluation, Value};
 use crate::position::{PieceChanges, Position};
 
@@ -318,7 +318,7 @@ impl<'a, O: Observer> Worker<'a, O> {
                 .try_into()
                 .expect("EVAL_CACHE_SIZE entries"),
             nnue: (search.config.eval == Evaluation::Nnue).then(|| {
-                let network = nnue::active();
+                let network = Arc::clone(&search.config.network);
                 let mut stack = Stack::new(MAX_PLY + 4, &network);
                 stack.set_root(root);
                 (network, stack)

@@ -21,14 +21,15 @@ fn games_are_deterministic_and_record_every_move() {
         hard_nodes: 3000,
         depth: None,
         eval: Evaluation::Positional,
+        network: brudno_engine::eval::nnue::embedded(),
     };
     let openings = [Position::default()];
     let plies = RandomPlies { least: 6, most: 7 };
-    let game = play_game(&openings, plies, limit, 7, 3);
+    let game = play_game(&openings, plies, &limit, 7, 3);
     assert!(!game.moves.is_empty());
     let bytes = game.to_bytes();
-    assert_eq!(bytes, play_game(&openings, plies, limit, 7, 3).to_bytes());
-    assert_ne!(bytes, play_game(&openings, plies, limit, 7, 4).to_bytes());
+    assert_eq!(bytes, play_game(&openings, plies, &limit, 7, 3).to_bytes());
+    assert_ne!(bytes, play_game(&openings, plies, &limit, 7, 4).to_bytes());
     let (read, used) = viriformat::Game::read(&bytes).unwrap();
     assert_eq!(used, bytes.len());
     assert_eq!(read.moves, game.moves);
@@ -78,6 +79,7 @@ fn the_soft_node_limit_ends_the_search_between_iterations() {
         hard_nodes: 1_000_000,
         depth: None,
         eval: Evaluation::Positional,
+        network: brudno_engine::eval::nnue::embedded(),
     };
     let tt = TranspositionTable::new(1);
     let control = SearchControl::default();
@@ -106,6 +108,7 @@ fn fast_limit() -> MoveLimit {
         hard_nodes: 2000,
         depth: None,
         eval: Evaluation::Positional,
+        network: brudno_engine::eval::nnue::embedded(),
     }
 }
 

@@ -15,7 +15,7 @@ use super::notation::{self, is_en_passant_mark, parse_move};
 use super::record::EpdRecord;
 use brudno_engine::eval::Value;
 use brudno_engine::position::Position;
-use brudno_engine::search::score::UciScore;
+use brudno_engine::search::score::mate_in_moves;
 
 /// What a search test expects of the chosen move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -213,7 +213,7 @@ impl Expectation {
 
 /// Whether `score` announces a mate for the side to move in at most `limit` moves.
 pub fn mates_within(score: Value, limit: u32) -> bool {
-    matches!(UciScore::from_value(score), UciScore::Mate(moves) if moves > 0 && moves as u32 <= limit)
+    mate_in_moves(score).is_some_and(|moves| moves > 0 && moves as u32 <= limit)
 }
 
 #[cfg(test)]

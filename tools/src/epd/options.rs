@@ -116,14 +116,22 @@ impl EpdArgs {
             ));
             Evaluation::default()
         });
+        let mut network = brudno_engine::eval::nnue::embedded();
         if let Some(path) = &self.eval_file {
-            messages.push(brudno_engine::eval::nnue::load(path));
+            match crate::evalfile::load(path) {
+                Ok((loaded, message)) => {
+                    network = loaded;
+                    messages.push(message);
+                }
+                Err(why) => messages.push(why),
+            }
         }
         let options = EngineOptions {
             hash_mib,
             threads,
             features,
             evaluation,
+            network,
         };
         (options, messages)
     }
@@ -135,6 +143,7 @@ impl EpdArgs {
             threads: options.threads,
             features: options.features,
             eval: options.evaluation,
+            network: std::sync::Arc::clone(&options.network),
             move_overhead: Duration::ZERO,
             ..SearchConfig::default()
         }
@@ -152,6 +161,8 @@ pub struct EngineOptions {
     pub features: Features,
     /// The evaluation function.
     pub evaluation: Evaluation,
+    /// The network of `--eval-file` (the embedded one without it).
+    pub network: std::sync::Arc<brudno_engine::eval::nnue::Network>,
 }
 
 /// `value` clamped to `min..=max`, with the UCI option's message when it was out of range.

@@ -25,7 +25,6 @@ use super::scorecard::{self, FileReport, PositionRecord, RunReport, Settings, Su
 use super::suite::{self, Suite, Test};
 use brudno_engine::eval::Value;
 use brudno_engine::position::Position;
-use brudno_engine::search::score::UciScore;
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Report, Search, SearchConfig, SearchControl};
 
@@ -219,7 +218,7 @@ impl Runner {
             solved: verdict.solved,
             points: verdict.points,
             max_points: verdict.points.map(|_| test.expectation.max_points()),
-            score: UciScore::from_value(result.score).to_string(),
+            score: crate::display::score_text(result.score),
             depth: result.depth,
             seldepth: result.report.seldepth.max(result.depth),
             nodes: result.stats.nodes,

@@ -12,7 +12,8 @@
 //! -> 1 network. Everything is integer: the accumulators are `i16` with weights scaled by
 //! `QA`, the output weights by `QB`; a move changes the accumulators by a few rows of weights
 //! (`accumulator.rs`), so a node costs a few hundred additions, not a full pass. The network
-//! file (`network.rs`) is embedded in the binary and can be replaced at run time (`EvalFile`).
+//! file (`network.rs`) is embedded in the binary (`embedded`); a search may be given another
+//! (`SearchConfig::network`, which the front ends fill from `EvalFile`).
 //!
 //! The evaluation is from the side to move's point of view, in centipawns, and symmetric: a
 //! position and its colour-flipped mirror score the same for their sides to move.
@@ -21,7 +22,7 @@ pub mod accumulator;
 pub mod network;
 pub mod simd;
 
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{Arc, LazyLock};
 
 use shakmaty::{Board, Color, File, Piece, Square};
 
@@ -208,45 +209,6 @@ pub fn embedded() -> Arc<Network> {
     Arc::clone(&EMBEDDED)
 }
 
-static ACTIVE: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| RwLock::new(embedded()));
-
-/// The network searches use: the embedded one unless `EvalFile` loaded another.
-pub fn active() -> Arc<Network> {
-    Arc::clone(&ACTIVE.read().unwrap_or_else(|p| p.into_inner()))
-}
-
-/// Makes `network` the one searches use from now on.
-pub fn set_active(network: Arc<Network>) {
-    *ACTIVE.write().unwrap_or_else(|p| p.into_inner()) = network;
-}
-
-/// Makes the network in the file at `path` the active one (`<embedded>` or an empty path:
-/// the embedded network). Returns the message for the user: what was loaded, or why not,
-/// in which case the network in use stays.
-pub fn load(path: &str) -> String {
-    try_load(path).unwrap_or_else(|why| why)
-}
-
-/// As `load`, with a refused file as the error.
-pub fn try_load(path: &str) -> Result<String, String> {
-    if path.is_empty() || path == "<embedded>" {
-        let network = embedded();
-        let checksum = network.checksum();
-        set_active(network);
-        return Ok(format!(
-            "EvalFile: using the embedded network (checksum {checksum:016x})"
-        ));
-    }
-    let network =
-        read_file(path).map_err(|why| format!("EvalFile: {why}; the network in use stays"))?;
-    let checksum = network.checksum();
-    let shape = network.describe();
-    set_active(Arc::new(network));
-    Ok(format!(
-        "EvalFile: loaded '{path}' ({shape}, checksum {checksum:016x})"
-    ))
-}
-
 /// Reads and checks the network file at `path`, or says why it cannot be used.
 pub fn read_file(path: &str) -> Result<Network, String> {
     let cannot = |error: std::io::Error| format!("cannot read '{path}': {error}");
@@ -266,10 +228,9 @@ pub fn read_file(path: &str) -> Result<Network, String> {
     Network::parse(&bytes).map_err(|why| format!("'{path}' refused: {why}"))
 }
 
-/// The evaluation of `pos` from scratch (no accumulator kept): the slow path for tools and
-/// tests; the search updates its accumulators move by move.
-pub fn evaluate(pos: &Position) -> Value {
-    let network = active();
-    let accumulator = Accumulator::refreshed(pos.board(), &network);
+/// The evaluation of `pos` by `network` from scratch (no accumulator kept): the slow path
+/// for tools and tests; the search updates its accumulators move by move.
+pub fn evaluate(pos: &Position, network: &Network) -> Value {
+    let accumulator = Accumulator::refreshed(pos.board(), network);
     network.output(&accumulator, pos.board(), pos.turn())
 }

@@ -1,18 +1,16 @@
 //! How a search's progress and answer are written as UCI text: the `info` line of a
 //! `Report` and the `bestmove` line, with moves in UCI notation (`Position::uci`) and scores
-//! as `cp`/`mate` (`score::UciScore`).
-//!
-//! It sits in the search layer, below both the protocol loop (`uci`), which prints these lines
-//! for `go`, and the tools (`bench`), which print the same `bestmove` text, so neither imports
-//! the other for it. It only formats: it never writes, and never decides what is reported.
+//! as `cp`/`mate` (`brudno_tools::display::score_text`, which the EPD reports share). The engine core reports data (`Report`, `SearchResult`); only this module
+//! turns it into the protocol's words. It only formats: it never writes, and never decides
+//! what is reported.
 
 use shakmaty::{CastlingMode, Move};
 
-use super::Report;
-use super::score::UciScore;
-use super::tt::Bound;
-use super::wdl::wdl;
-use crate::position::Position;
+use brudno_engine::position::Position;
+use brudno_engine::search::Report;
+use brudno_engine::search::tt::Bound;
+use brudno_engine::search::wdl::wdl;
+use brudno_tools::display::score_text;
 
 /// Formats an `info` line for a report; with `wdl_material` (the root's material, see
 /// `wdl.rs`), the line carries `wdl W D L` too (`UCI_ShowWDL`).
@@ -22,7 +20,7 @@ pub fn info_line(report: &Report, mode: CastlingMode, wdl_material: Option<i32>)
         report.depth,
         report.seldepth.max(report.depth),
         report.multipv,
-        UciScore::from_value(report.score)
+        score_text(report.score)
     );
     match report.bound {
         Bound::Lower => line.push_str(" lowerbound"),
@@ -63,5 +61,24 @@ pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, mode: CastlingMod
             Position::uci(best, mode),
             Position::uci(ponder, mode)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bestmove_with_and_without_a_move() {
+        let pos = Position::default();
+        let e2e4 = pos.parse_uci("e2e4").unwrap();
+        let e7e5 = pos.play(e2e4).parse_uci("e7e5").unwrap();
+        let mode = CastlingMode::Standard;
+        assert_eq!(bestmove_line(None, None, mode), "bestmove 0000");
+        assert_eq!(bestmove_line(Some(e2e4), None, mode), "bestmove e2e4");
+        assert_eq!(
+            bestmove_line(Some(e2e4), Some(e7e5), mode),
+            "bestmove e2e4 ponder e7e5"
+        );
     }
 }
