@@ -31,6 +31,8 @@ impl<'a> CurrentMove<'a> {
 
 impl Observer for CurrentMove<'_> {
     const SEES_EVERY_PRUNED_MOVE: bool = false;
+    // UCI plays with the lab's switches at their defaults (none is an option).
+    const READS_SWITCHES: bool = false;
 
     fn root_move(&mut self, depth: i32, mv: Move, number: usize) {
         if self.control.elapsed() >= ANNOUNCE_AFTER {

@@ -247,7 +247,7 @@ impl<O: Observer> Worker<'_, O> {
     fn horizon(&mut self, pos: &Position, node: &Node) -> Value {
         let ply = node.ply;
         self.stats.leaves += 1;
-        let value = if self.search.config.quiescence && ply < MAX_PLY - 1 {
+        let value = if self.switches().quiescence && ply < MAX_PLY - 1 {
             let before = self.stats.qnodes;
             let value = self.quiesce_node(pos, node.alpha, node.beta, ply);
             let nodes = self.stats.qnodes - before;
@@ -267,16 +267,16 @@ impl<O: Observer> Worker<'_, O> {
     /// stored bound nor stores its own: the table's entry is about all the moves.
     #[inline(always)]
     fn probe_table(&mut self, pos: &Position, node: &mut Node) -> Option<Value> {
-        let config = self.search.config;
+        let switches = self.switches();
         node.excluded = self.plies[node.ply].excluded;
-        if !config.hash_move {
+        if !switches.hash_move {
             return None;
         }
         let entry = self.search.tt.probe(pos.key())?;
         self.stats.tt_hits += 1;
         node.hash_move = entry.mv;
         node.tt_entry = Some(entry);
-        if config.tt_cutoffs
+        if switches.tt_cutoffs
             && node.excluded == 0
             && entry.depth >= node.depth
             && !(self.features.pvs && node.pv_node)
@@ -307,7 +307,7 @@ impl<O: Observer> Worker<'_, O> {
         }
         let (value, bound) = self.probe_tablebase(pos, node.depth, node.ply)?;
         if bound.cuts(value, node.alpha, node.beta) {
-            if self.search.config.hash_move {
+            if self.switches().hash_move {
                 self.store_tablebase_result(pos, node.depth, node.ply, value, bound);
             }
             return Some(value);
@@ -361,7 +361,7 @@ impl<O: Observer> Worker<'_, O> {
         let ply = node.ply;
         let best = node.best.min(node.max_value);
         let bound = Bound::of(best, node.original_alpha, node.beta);
-        if self.search.config.hash_move && node.excluded == 0 {
+        if self.switches().hash_move && node.excluded == 0 {
             self.search.tt.store(
                 pos.key(),
                 TtEntry {
@@ -390,7 +390,7 @@ impl<O: Observer> Worker<'_, O> {
 
     /// Step 12 at the root: the first line's best move and score go into the table.
     fn store_root(&mut self, node: &Node) {
-        if self.search.config.hash_move && self.pv_index == 0 {
+        if self.switches().hash_move && self.pv_index == 0 {
             let root = self.search.position;
             self.search.tt.store(
                 root.key(),

@@ -13,7 +13,7 @@
 
 use shakmaty::Move;
 
-use super::Report;
+use super::report::Report;
 use super::score::is_decisive;
 use crate::eval::{Evaluation, Value};
 use crate::rng::splitmix64;

@@ -13,11 +13,13 @@
 
 mod abdada;
 mod alphabeta;
+pub mod config;
 pub mod correction;
 pub mod features;
 mod heuristics;
 pub mod history;
 pub mod level;
+pub mod limits;
 pub mod lmr;
 pub mod movepick;
 mod moves;
@@ -28,6 +30,8 @@ pub mod pool;
 mod probcut;
 mod pruning;
 mod quiescence;
+pub mod report;
+mod request;
 pub mod resources;
 mod root;
 pub mod score;
@@ -35,284 +39,30 @@ pub mod see;
 pub mod stats;
 pub mod table_memory;
 pub mod tablebase;
+mod tbprobe;
 pub mod time;
 pub mod tt;
 pub mod wdl;
 mod worker;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+pub use config::SearchConfig;
+pub(crate) use config::Switches;
+pub use limits::{Limits, SearchControl};
+pub use report::{Report, SearchResult};
+pub use request::Search;
 
-use shakmaty::Move;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
-use crate::eval::nnue::{self, Network};
-use crate::eval::{Evaluation, Value};
-use crate::position::Position;
-use features::Features;
-use observer::{Observer, Silent};
+use crate::eval::Value;
+use observer::{Observer, Silent, SilentLab};
 use score::MAX_PLY;
 use stats::Stats;
-use tablebase::Syzygy;
-use tt::{Bound, TranspositionTable};
+use tt::Bound;
 use worker::{Shared, Worker};
 
 /// Stack for helper threads: the recursion keeps move lists on the stack.
 const HELPER_STACK_BYTES: usize = 16 << 20;
-
-/// What the `go` command asked for. Times are for the side to move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Search at most this many plies.
-    pub depth: Option<u32>,
-    /// Search at most this many nodes.
-    pub nodes: Option<u64>,
-    /// Start no new iteration once this many nodes are searched (datagen's soft limit; `nodes`
-    /// stays the hard one).
-    pub soft_nodes: Option<u64>,
-    /// Think exactly this long (minus Move Overhead).
-    pub movetime: Option<Duration>,
-    /// The side to move's remaining clock.
-    pub time: Option<Duration>,
-    /// The side to move's increment per move.
-    pub increment: Duration,
-    /// Moves until the next time control, if any.
-    pub movestogo: Option<u32>,
-    /// Stop once a mate in at most this many moves is found.
-    pub mate: Option<u32>,
-    /// Search until `stop` (the UCI layer holds `bestmove` until then).
-    pub infinite: bool,
-    /// Restrict the root to these moves (all legal); empty means every legal move.
-    pub searchmoves: Vec<Move>,
-}
-
-impl Limits {
-    /// Searches exactly to `depth` plies.
-    pub fn depth(depth: u32) -> Self {
-        Self {
-            depth: Some(depth),
-            ..Self::default()
-        }
-    }
-
-    /// Whether a clock or movetime bounds this search.
-    pub fn is_timed(&self) -> bool {
-        self.time.is_some() || self.movetime.is_some()
-    }
-}
-
-/// The switches of the search. `SearchConfig::default()` is the engine as it plays; the search
-/// lab turns parts off to measure what each one buys.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
-    /// Alpha-beta cut-offs; `false` is plain minimax (every move searched with a full window).
-    pub pruning: bool,
-    /// How moves are ordered after the hash move.
-    pub order: MoveOrder,
-    /// Use the table's best move to order moves (and store results at all).
-    pub hash_move: bool,
-    /// Return stored scores from the table when their depth and bound allow.
-    pub tt_cutoffs: bool,
-    /// Search depths 1, 2, ... up to the limit; `false` searches the final depth only.
-    pub iterative_deepening: bool,
-    /// Quiescence search at the horizon; `false` scores the horizon with the static evaluation.
-    pub quiescence: bool,
-    /// Selective-search techniques (pruning, reductions, extensions, move-ordering heuristics).
-    pub features: Features,
-    /// The evaluation function.
-    pub eval: Evaluation,
-    /// The network `Evaluation::Nnue` evaluates with (the embedded one by default; the front
-    /// ends put `EvalFile`'s here).
-    pub network: Arc<Network>,
-    /// Threads searching (Lazy SMP: helper threads share the table with the main thread).
-    pub threads: usize,
-    /// Principal variations reported per iteration (MultiPV), best first.
-    pub multipv: usize,
-    /// Move Overhead: time kept back for the GUI and the network.
-    pub move_overhead: Duration,
-    /// Syzygy tablebases and how to probe them; `None` without tables.
-    pub syzygy: Option<Syzygy>,
-    /// Count every interior node's legal moves (`Stats::legal_moves`), generating them
-    /// where the move picker would not (the search lab's branching factor); off in play.
-    pub count_legal_moves: bool,
-}
-
-impl Default for SearchConfig {
-    fn default() -> Self {
-        Self {
-            pruning: true,
-            order: MoveOrder::Staged,
-            hash_move: true,
-            tt_cutoffs: true,
-            iterative_deepening: true,
-            quiescence: true,
-            features: Features::ALL,
-            eval: Evaluation::default(),
-            network: nnue::embedded(),
-            threads: 1,
-            multipv: 1,
-            move_overhead: Duration::from_millis(10),
-            syzygy: None,
-            count_legal_moves: false,
-        }
-    }
-}
-
-impl SearchConfig {
-    /// The search lab's starting point: plain alpha-beta at a fixed depth in generation order,
-    /// with no table, no iterative deepening, no quiescence, nothing selective and material
-    /// evaluation, counting every node's legal moves. The lab switches parts on from here.
-    pub fn lab_baseline() -> Self {
-        Self {
-            pruning: true,
-            order: MoveOrder::Generation,
-            hash_move: false,
-            tt_cutoffs: false,
-            iterative_deepening: false,
-            quiescence: false,
-            features: Features::NONE,
-            eval: Evaluation::Material,
-            count_legal_moves: true,
-            ..Self::default()
-        }
-    }
-}
-
-/// Stop flag and clock shared between the front end and a running search.
-///
-/// The front end calls `begin` before the search thread starts (so a `stop` that arrives at
-/// once is never lost), `stop` to end it and `ponderhit` to turn pondering into a normal timed
-/// search whose clock starts at that moment.
-#[derive(Debug)]
-pub struct SearchControl {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    epoch: Instant,
-    start_nanos: AtomicU64,
-}
-
-impl Default for SearchControl {
-    fn default() -> Self {
-        Self {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            epoch: Instant::now(),
-            start_nanos: AtomicU64::new(0),
-        }
-    }
-}
-
-impl SearchControl {
-    /// Resets the flags for a new search and starts its clock now.
-    pub fn begin(&self, pondering: bool) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.pondering.store(pondering, Ordering::SeqCst);
-        self.restart_clock();
-    }
-
-    /// Asks the search to stop as soon as possible.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether `stop` has been asked.
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: pondering ends and the clock starts now.
-    pub fn ponderhit(&self) {
-        self.restart_clock();
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    /// Whether the search is pondering (no time limit applies while it is).
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    /// Time since `begin` (or since `ponderhit`).
-    pub fn elapsed(&self) -> Duration {
-        let start = Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed));
-        self.epoch.elapsed().saturating_sub(start)
-    }
-
-    fn restart_clock(&self) {
-        let now = self.epoch.elapsed().as_nanos() as u64;
-        self.start_nanos.store(now, Ordering::SeqCst);
-    }
-}
-
-/// One completed iteration (or the final summary), as the UCI `info` line shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    /// Nominal depth of the iteration.
-    pub depth: u32,
-    /// Deepest ply reached, quiescence included.
-    pub seldepth: u32,
-    /// Which principal variation this is (1 = the best; more with MultiPV).
-    pub multipv: u32,
-    /// Score of the principal variation, from the side to move.
-    pub score: Value,
-    /// Whether `score` is exact or only a bound.
-    pub bound: Bound,
-    /// Nodes searched so far, by all threads.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// Permille of the hash table used by this search.
-    pub hashfull: u32,
-    /// Tablebase probes that gave an answer, by all threads; `None` without tables.
-    pub tbhits: Option<u64>,
-    /// The principal variation: a legal sequence from the root.
-    pub pv: Vec<Move>,
-}
-
-impl Report {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        let micros = self.elapsed.as_micros().max(1);
-        (u128::from(self.nodes) * 1_000_000 / micros) as u64
-    }
-}
-
-/// What a finished search returns.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// The move to play; `None` only when the root has no legal move.
-    pub best_move: Option<Move>,
-    /// The expected reply, for pondering.
-    pub ponder_move: Option<Move>,
-    /// Score of the best move.
-    pub score: Value,
-    /// Deepest completed iteration (0 when none completed).
-    pub depth: u32,
-    /// The last report of the best line (what the final `info` line shows).
-    pub report: Report,
-    /// The last reports of every line (MultiPV), best first; `lines[0] == report`.
-    pub lines: Vec<Report>,
-    /// Counters summed over all threads.
-    pub stats: Stats,
-}
-
-/// A search of one position: the single entry point of every front end.
-pub struct Search<'a> {
-    /// The root position.
-    pub position: &'a Position,
-    /// Keys of the game's earlier positions, oldest first, excluding the root (repetitions).
-    pub history: &'a [u64],
-    /// When to stop.
-    pub limits: &'a Limits,
-    /// Which parts of the search are switched on.
-    pub config: &'a SearchConfig,
-    /// The shared transposition table.
-    pub tt: &'a TranspositionTable,
-    /// Stop flag and clock.
-    pub control: &'a SearchControl,
-    /// Where the threads find the histories of the previous search and leave theirs; `None`
-    /// starts every search with empty ones.
-    pub histories: Option<&'a history::HistoryStore>,
-}
 
 /// Puts the MultiPV lines of a completed iteration best first. Each line is the best of the
 /// moves the better lines left, but pruning and the table make scores slightly path
@@ -344,7 +94,11 @@ impl Search<'_> {
     /// With `threads > 1`, helper threads search the same root and share the table (Lazy
     /// SMP); the main thread keeps time, decides and reports, and its stop stops them all.
     pub fn run(&self, report: &mut dyn FnMut(&Report)) -> SearchResult {
-        self.run_observed(Silent, report).0
+        if self.config.switches() == Switches::PLAYING {
+            self.run_observed(Silent, report).0
+        } else {
+            self.run_observed(SilentLab, report).0
+        }
     }
 
     /// Runs the search as `run` does, with `observer` watching the main thread's search
@@ -354,6 +108,10 @@ impl Search<'_> {
         observer: O,
         report: &mut dyn FnMut(&Report),
     ) -> (SearchResult, O) {
+        assert!(
+            O::READS_SWITCHES || self.config.switches() == Switches::PLAYING,
+            "an observer that does not read the lab's switches was given other switches"
+        );
         self.tt.new_search();
         let deadlines = time::deadlines(self.limits, self.config.move_overhead);
         let shared = Shared::for_search(self);
@@ -371,7 +129,11 @@ impl Search<'_> {
         }
         let helper_stats = std::sync::Mutex::new(Stats::default());
         let job = |index: usize| {
-            let stats = self.help(&shared, index);
+            let stats = if O::READS_SWITCHES {
+                self.help(&shared, index, SilentLab)
+            } else {
+                self.help(&shared, index, Silent)
+            };
             *helper_stats.lock().unwrap_or_else(|p| p.into_inner()) += stats;
         };
         let stop_helpers = || shared.helpers_stop.store(true, Ordering::SeqCst);
@@ -408,13 +170,13 @@ impl Search<'_> {
     /// the `go depth` limit ends the search. A thread gives up an iteration (or skips it)
     /// once another has completed one at least as deep, and goes on deeper. Returns its
     /// counters.
-    fn help(&self, shared: &Shared, index: usize) -> Stats {
+    fn help<O: Observer>(&self, shared: &Shared, index: usize, observer: O) -> Stats {
         let mut worker = Worker::new(
             self,
             shared,
             false,
             time::Deadlines::default(),
-            Silent,
+            observer,
             self.histories(index),
         );
         let max_depth = self.max_depth();

@@ -10,11 +10,11 @@ use arrayvec::ArrayVec;
 
 use shakmaty::Move;
 
-use super::MoveOrder;
 use super::abdada::{Claim, Mark};
 use super::alphabeta::Node;
 use super::history;
 use super::lmr::{self, LateMove};
+use super::movepick::MoveOrder;
 use super::movepick::MovePicker;
 use super::observer::{LeafKind, Observer, Technique};
 use super::params;
@@ -153,7 +153,7 @@ impl<O: Observer> Worker<'_, O> {
                         self.update_pv(ply, mv);
                     }
                 }
-                if self.search.config.pruning && score >= node.beta {
+                if self.switches().pruning && score >= node.beta {
                     self.observer.cutoff(pos, ply, searched);
                     if !ROOT {
                         self.learn_from_cutoff(
@@ -237,10 +237,10 @@ impl<O: Observer> Worker<'_, O> {
             return Err(value);
         }
         self.stats.interior += 1;
-        let config = self.search.config;
+        let count_legal_moves = self.switches().count_legal_moves;
         if let Some(legal) = picker
             .legal()
-            .or_else(|| config.count_legal_moves.then(|| pos.legal_moves().len()))
+            .or_else(|| count_legal_moves.then(|| pos.legal_moves().len()))
         {
             self.stats.legal_moves += legal as u64;
         }
@@ -250,13 +250,13 @@ impl<O: Observer> Worker<'_, O> {
     /// The move picker of a node (at the root an empty one: its moves are the root moves).
     #[inline(always)]
     fn picker<const ROOT: bool>(&self, pos: &Position, node: &Node) -> MovePicker {
-        let config = self.search.config;
-        if ROOT || matches!(config.order, MoveOrder::Staged) {
+        let order = self.switches().order;
+        if ROOT || matches!(order, MoveOrder::Staged) {
             MovePicker::main(node.staged_hash, node.excluded, node.in_check)
         } else {
             MovePicker::lab(
                 &pos.legal_moves(),
-                config.order,
+                order,
                 node.hash_move,
                 pos.key(),
                 node.excluded,
@@ -376,7 +376,7 @@ impl<O: Observer> Worker<'_, O> {
             };
         }
         let new_depth = depth - 1 + extension;
-        let score = if !self.search.config.pruning {
+        let score = if !self.switches().pruning {
             -self.negamax(child, new_depth, -INFINITY, INFINITY, ply + 1, false)
         } else if searched == 0 || (ROOT && !features.pvs) {
             -self.negamax(child, new_depth, -beta, -alpha, ply + 1, false)

@@ -166,6 +166,12 @@ pub trait Observer {
     /// searched either way.
     const SEES_EVERY_PRUNED_MOVE: bool = true;
 
+    /// Whether the search reads the lab's switches of `SearchConfig` (`Switches`: plain
+    /// minimax, the table, quiescence, the order of moves, counting legal moves). `Silent`
+    /// does not: the engine as it plays has them at their defaults, compiled in, and tests
+    /// none of them at its nodes; `Search::run` gives any other switches to `SilentLab`.
+    const READS_SWITCHES: bool = true;
+
     /// A new iteration of iterative deepening starts at `depth` (once per depth, also without
     /// iterative deepening).
     #[inline(always)]
@@ -206,11 +212,22 @@ pub trait Observer {
     fn technique(&mut self, _ply: usize, _technique: Technique) {}
 }
 
-/// The observer of a search nobody watches: the engine as it plays.
+/// The observer of a search nobody watches: the engine as it plays, with the lab's
+/// switches at their defaults (`Switches::PLAYING`) whatever the configuration says.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;
 
 impl Observer for Silent {
+    const SEES_EVERY_PRUNED_MOVE: bool = false;
+    const READS_SWITCHES: bool = false;
+}
+
+/// The observer of a search nobody watches that reads the lab's switches (the search lab,
+/// `brudno ebf`, the tests of plain alpha-beta).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SilentLab;
+
+impl Observer for SilentLab {
     const SEES_EVERY_PRUNED_MOVE: bool = false;
 }
 

@@ -63,7 +63,7 @@ impl<O: Observer> Worker<'_, O> {
                         bound: probcut_beta,
                     },
                 );
-                if self.search.config.hash_move {
+                if self.switches().hash_move {
                     self.search.tt.store(
                         pos.key(),
                         TtEntry {

@@ -7,8 +7,8 @@
 
 use shakmaty::Move;
 
-use super::MoveOrder;
 use super::alphabeta::Node;
+use super::movepick::MoveOrder;
 use super::observer::{Observer, Technique};
 use super::params;
 use super::score::{self, DRAW};
@@ -164,7 +164,7 @@ impl<O: Observer> Worker<'_, O> {
         // Step 10. The hash move, if legal here: the move picker tries it before any move
         // is generated (it often refutes at once). The lab's fixed orders generate first, as
         // the plain algorithm does.
-        if matches!(self.search.config.order, MoveOrder::Staged) {
+        if matches!(self.switches().order, MoveOrder::Staged) {
             node.staged_hash = tt::legal_move_from_packed(node.hash_move, pos);
         }
 

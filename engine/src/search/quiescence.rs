@@ -31,7 +31,7 @@ impl<O: Observer> Worker<'_, O> {
         self.stats.qnodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let features = self.features;
-        let config = self.search.config;
+        let switches = self.switches();
         let in_check = pos.is_check();
         let original_alpha = alpha;
 
@@ -39,12 +39,12 @@ impl<O: Observer> Worker<'_, O> {
         // reaches the horizon; not at PV nodes, so the line stays whole), and a stored
         // static evaluation saves computing it.
         let mut tt_eval = None;
-        if config.hash_move
+        if switches.hash_move
             && let Some(entry) = self.search.tt.probe(pos.key())
         {
             self.stats.tt_hits += 1;
             let stored = score::from_tt(entry.score, ply);
-            if config.tt_cutoffs && beta - alpha == 1 && entry.bound.cuts(stored, alpha, beta) {
+            if switches.tt_cutoffs && beta - alpha == 1 && entry.bound.cuts(stored, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 return stored;
             }
@@ -121,7 +121,7 @@ impl<O: Observer> Worker<'_, O> {
         }
         // Store the result at depth 0 with its bound (a deeper entry of this search is
         // kept: `TranspositionTable::store`).
-        if config.hash_move {
+        if switches.hash_move {
             let bound = Bound::of(best, original_alpha, beta);
             self.search.tt.store(
                 pos.key(),

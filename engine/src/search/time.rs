@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use super::Limits;
+use super::limits::Limits;
 use super::params;
 
 /// When to stop.

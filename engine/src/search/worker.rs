@@ -12,17 +12,20 @@ use arrayvec::ArrayVec;
 use shakmaty::Move;
 
 use super::abdada::Searching;
+use super::config::Switches;
 use super::features::Features;
 use super::history::Histories;
 use super::lmr;
+use super::movepick::MoveOrder;
 use super::movepick::{MovePicker, OrderingContext};
 use super::observer::{Observer, Silent};
+use super::report::{Report, SearchResult};
+use super::request::Search;
 use super::score::{self, INFINITY, MAX_PLY};
 use super::stats::Stats;
 use super::tablebase::{RootRanking, rank_root};
 use super::time::Deadlines;
 use super::tt::{self, Bound, PackedMove};
-use super::{MoveOrder, Report, Search, SearchResult};
 use crate::eval::incremental::Incremental;
 use crate::eval::nnue::{Network, accumulator::Stack};
 use crate::eval::{self, Evaluation, Value};
@@ -332,6 +335,18 @@ impl<'a, O: Observer> Worker<'a, O> {
             superseded: false,
             next_poll: POLL_INTERVAL,
             quick_poll: is_main && search.limits.nodes.is_none(),
+        }
+    }
+
+    /// The lab's switches this search obeys: for an observer that does not read them
+    /// (`Silent`, the engine as it plays) the constant `Switches::PLAYING`, so that no node
+    /// tests them.
+    #[inline(always)]
+    pub(super) fn switches(&self) -> Switches {
+        if O::READS_SWITCHES {
+            self.search.config.switches()
+        } else {
+            Switches::PLAYING
         }
     }
 

@@ -22,7 +22,7 @@ use super::recorder::Recorder;
 use super::techniques;
 use brudno_engine::eval::Evaluation;
 use brudno_engine::position::Position;
-use brudno_engine::search::observer::{Observer, Silent};
+use brudno_engine::search::observer::{Observer, SilentLab};
 use brudno_engine::search::score;
 use brudno_engine::search::tt::TranspositionTable;
 use brudno_engine::search::{Limits, Search, SearchConfig, SearchControl, SearchResult};
@@ -216,7 +216,7 @@ pub fn search(request: &ChessRequest) -> SearchResult {
 pub fn search_within(request: &ChessRequest, budget: &Budget) -> SearchResult {
     let config = search_config(request.config, request.eval);
     let limits = Limits::depth(request.depth);
-    run_search(&request.source, &config, &limits, Silent, budget).0
+    run_search(&request.source, &config, &limits, SilentLab, budget).0
 }
 
 /// One search of `source` with the switches `config` to `depth` on a fresh table, nobody
@@ -227,7 +227,7 @@ pub fn run_config(
     depth: u32,
     budget: &Budget,
 ) -> SearchResult {
-    run_search(source, config, &Limits::depth(depth), Silent, budget).0
+    run_search(source, config, &Limits::depth(depth), SilentLab, budget).0
 }
 
 /// Nodes and leaves of the full-width tree of `depth` under the moves `only` of `position`
@@ -257,7 +257,7 @@ pub fn full_tree_within(
         ..Limits::default()
     };
     let config = search_config(LabConfig::Minimax, Evaluation::Material);
-    let (result, _) = run_search(&source, &config, &limits, Silent, budget);
+    let (result, _) = run_search(&source, &config, &limits, SilentLab, budget);
     let root = u64::from(!only.is_empty() && result.stats.nodes > 0);
     Totals {
         nodes: result.stats.nodes - root,

@@ -9,9 +9,8 @@
 //! castling rights, a table that is not there, a table that turns out to be corrupt (then the
 //! tables switch themselves off and keep the reason for the front end to report once). Probes
 //! catch panics from the table code, so a bad file can never take the engine down. The root
-//! ranking by DTZ lives in `root.rs`; the probes inside the tree are in `probe.rs`.
+//! ranking by DTZ lives in `root.rs`; the probes inside the tree are the search's (`search/tbprobe.rs`).
 
-mod probe;
 mod root;
 
 use std::collections::HashSet;

@@ -1,15 +1,15 @@
 //! The tablebase probes inside the tree: at a node reached by a capture or a pawn move, with
-//! few enough pieces, the tables know the result (step 5b of `negamax_node` in
-//! `alphabeta.rs`), and the table keeps what they said.
+//! few enough pieces, the tables know the result (step 5b of the search function,
+//! `probe_tablebases` in `alphabeta.rs`), and the table keeps what they said. The tables
+//! themselves, and the ranking of the root moves, are `tablebase/`.
 
+use super::observer::Observer;
+use super::params;
+use super::score::{self, DRAW, MAX_PLY};
+use super::tt::{Bound, TtEntry};
+use super::worker::Worker;
 use crate::eval::Value;
 use crate::position::Position;
-use crate::search::observer::Observer;
-use crate::search::params;
-use crate::search::score::MAX_PLY;
-use crate::search::score::{self, DRAW};
-use crate::search::tt::{Bound, TtEntry};
-use crate::search::worker::Worker;
 
 impl<O: Observer> Worker<'_, O> {
     /// Probes the tablebases at a node reached by a capture or a pawn move: with at most
@@ -18,7 +18,7 @@ impl<O: Observer> Worker<'_, O> {
     /// bounds. With `Syzygy50MoveRule`, a win the 50-move rule spoils (and a loss it saves)
     /// scores as a draw, nudged by 2 centipawns.
     #[cold]
-    pub(in crate::search) fn probe_tablebase(
+    pub(super) fn probe_tablebase(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -45,7 +45,7 @@ impl<O: Observer> Worker<'_, O> {
     /// deeper than the node's `depth` by `tb_store_depth` (the tables know more than a
     /// search of that depth).
     #[cold]
-    pub(in crate::search) fn store_tablebase_result(
+    pub(super) fn store_tablebase_result(
         &mut self,
         pos: &Position,
         depth: i32,
