@@ -5,7 +5,7 @@
 //! it refuses. Every move a test expects is legal in its position, the expectation can be
 //! written back in SAN, and judging any legal move gives an answer.
 
-use super::text;
+use super::common::text;
 use crate::tools::epd::expect::mates_within;
 use crate::tools::epd::{parse_text, suite};
 

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use super::text;
+use super::common::text;
 use crate::lab::{self, api};
 
 /// The time limit of one fuzzed request.

@@ -13,6 +13,7 @@
 //! the folder listings of `syzygy_path`.
 
 pub mod book;
+mod common;
 pub mod epd;
 pub mod lab;
 pub mod network;
@@ -21,10 +22,6 @@ pub mod positions;
 pub mod syzygy;
 pub mod tree;
 pub mod uci;
-
-use std::borrow::Cow;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// One fuzz target: its name (the file `fuzz/fuzz_targets/<name>.rs` and the corpus folder
 /// `fuzz/corpus/<name>/`) and its body.
@@ -100,31 +97,4 @@ pub const TARGETS: &[Target] = &[
 /// The target called `name`, if there is one.
 pub fn target(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)
-}
-
-/// The input as text, invalid UTF-8 replaced, as the engine's readers do.
-fn text(data: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(data)
-}
-
-/// The folder in the system's temporary folder for the files the targets write: the same
-/// folder for every process, so that runs leave no folders behind. Made once per process.
-fn scratch() -> &'static PathBuf {
-    static SCRATCH: OnceLock<PathBuf> = OnceLock::new();
-    SCRATCH.get_or_init(|| {
-        let dir = std::env::temp_dir().join("brudno-fuzz");
-        // Should the folder not be writable, the targets that write files say so when they
-        // assert on what they read back.
-        let _ = std::fs::create_dir_all(&dir);
-        dir
-    })
-}
-
-/// Writes a fixture file whole or not at all (written aside, then renamed), so that another
-/// process running the same target never reads it half written.
-fn write_fixture(path: &Path, bytes: &[u8]) {
-    let aside = path.with_extension(format!("{}.tmp", std::process::id()));
-    if std::fs::write(&aside, bytes).is_ok() {
-        let _ = std::fs::rename(&aside, path);
-    }
 }

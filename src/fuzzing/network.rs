@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::scratch;
+use super::common::scratch;
 use crate::eval::nnue::network::{HEADER_BYTES, fnv1a};
 use crate::eval::nnue::{self, Network};
 use crate::position::Position;

@@ -9,7 +9,7 @@
 
 use shakmaty::{CastlingMode, Move};
 
-use super::text;
+use super::common::text;
 use crate::position::Position;
 use crate::tools::epd::notation;
 

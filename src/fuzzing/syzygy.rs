@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::{scratch, text, write_fixture};
+use super::common::{scratch, text, write_fixture};
 use crate::search::tablebase::Tablebases;
 use crate::uci::options::Options;
 

@@ -7,7 +7,7 @@
 //! few children), with every textbook algorithm, through the narration, the tables, the JSON
 //! and the page; every algorithm finds the root's minimax value, computed here on its own.
 
-use super::text;
+use super::common::text;
 use crate::eval::Evaluation;
 use crate::lab::trace::model::Score;
 use crate::lab::trace::textbook::Algorithm;

@@ -19,7 +19,8 @@ use std::io::{Cursor, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{book, scratch, write_fixture};
+use super::book;
+use super::common::{scratch, write_fixture};
 use crate::position::Position;
 use crate::uci::command::{self, Command, StartPosition};
 use crate::uci::options::{EMBEDDED_NET, NO_BOOK, Options};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use shakmaty::{CastlingMode, Move};
 
-use super::Output;
+use crate::io::Output;
 use brudno_engine::search::SearchControl;
 use brudno_engine::search::observer::Observer;
 

@@ -6,7 +6,13 @@
 use std::io::{BufRead, ErrorKind, Write};
 use std::sync::{Arc, Mutex};
 
-use super::{MAX_INFO_STRING_CHARS, MAX_LINE_BYTES};
+/// The longest input line read, in bytes (8 MiB: about 1.6 million moves in one `position`).
+/// A longer line is skipped whole with an `info string`, so that endless input without a line
+/// end cannot exhaust memory.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// The longest `info string` text written, in characters; longer messages are cut with `...`.
+pub const MAX_INFO_STRING_CHARS: usize = 400;
 
 /// A line-oriented, thread-safe writer: every call writes one whole line and flushes.
 #[derive(Clone)]

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use shakmaty::CastlingMode;
 
-use super::Output;
-use super::currmove;
+use crate::currmove;
+use crate::io::Output;
 use crate::report::{bestmove_line, info_line};
 use brudno_engine::position::Position;
 use brudno_engine::search::history::HistoryStore;

@@ -53,13 +53,7 @@ pub const ENGINE_NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
 /// The engine's authors as sent after `uci`.
 pub const ENGINE_AUTHOR: &str = "the Brudno developers";
 
-/// The longest input line read, in bytes (8 MiB: about 1.6 million moves in one `position`).
-/// A longer line is skipped whole with an `info string`, so that endless input without a line
-/// end cannot exhaust memory.
-pub const MAX_LINE_BYTES: usize = 8 << 20;
-
-/// The longest `info string` text written, in characters; longer messages are cut with `...`.
-pub const MAX_INFO_STRING_CHARS: usize = 400;
+pub use io::{MAX_INFO_STRING_CHARS, MAX_LINE_BYTES};
 
 /// How long `quit` waits for the running search to write its `bestmove` before the engine
 /// exits anyway (a GUI that sent `quit` wants the engine gone, not the move).

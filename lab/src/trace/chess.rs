@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use shakmaty::Move;
 
-use super::Budget;
+use super::budget::Budget;
 use super::model::{CutoffTest, Pseudocode, TechniqueCount, Totals, Trace, ValueFormat};
 use super::observe::ChessObserver;
 use super::recorder::Recorder;
@@ -284,7 +284,8 @@ pub fn trace(request: &ChessRequest) -> (Trace, SearchResult) {
     trace_within(request, &Budget::unlimited()).unwrap_or_else(|_| {
         // An unlimited budget is never spent: this is not reached; stay total all the same.
         let code = pseudocode(request.config);
-        let empty = super::assemble(Vec::new(), Vec::new(), Vec::new(), code, value_format());
+        let empty =
+            super::recorder::assemble(Vec::new(), Vec::new(), Vec::new(), code, value_format());
         (empty, search(request))
     })
 }
@@ -358,7 +359,7 @@ pub fn trace_within(
         observer.rec.set_totals(index, totals);
     }
     let (nodes, steps, iterations) = observer.rec.finish();
-    let mut trace = super::assemble(nodes, steps, iterations, code, format);
+    let mut trace = super::recorder::assemble(nodes, steps, iterations, code, format);
     trace.algorithm = super::model::AlgorithmInfo {
         name: algorithm_name(request.config).to_string(),
         description: algorithm_description(request.config).to_string(),

@@ -10,6 +10,7 @@
 //! Bad input (unreadable tree text, a depth out of range, an illegal FEN or move, a path
 //! that cannot be written) is a message on stderr and exit status 2, never a panic.
 
+pub mod budget;
 pub mod chess;
 pub mod html;
 pub mod model;
@@ -22,21 +23,18 @@ pub mod tree;
 
 use std::fs;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde_json::json;
 
 use brudno_engine::eval::Evaluation;
 use brudno_engine::position::Position;
-use brudno_engine::search::SearchControl;
 use brudno_tools::ebf::lab::LabConfig;
 use brudno_tools::ebf::summary::minimal_leaves;
 use brudno_tools::epd::notation;
+pub use budget::{Budget, TIME_LIMIT_MESSAGE};
 use chess::{ChessRequest, ChessSource};
-use model::{
-    AlgorithmInfo, CompareRow, Iteration, Node, OrderingRow, Pseudocode, Score, Step, Trace,
-    ValueFormat, ValuesInfo,
-};
+use model::{AlgorithmInfo, CompareRow, OrderingRow, Score, Trace, ValueFormat};
+pub use recorder::assemble;
 use textbook::Algorithm;
 use tree::Tree;
 
@@ -44,65 +42,6 @@ use tree::Tree;
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// The most root children `--orderings` permutes (7! = 5040 orders).
 pub const MAX_ORDERING_CHILDREN: usize = 7;
-
-/// How long a trace may take. The command line has no limit; the lab gives each request a
-/// `SearchControl` that its watchdog stops at the time limit, and every search of the trace
-/// (the traced one, the sizes of skipped subtrees, the comparison) stops with it.
-#[derive(Clone, Debug, Default)]
-pub struct Budget {
-    control: Option<Arc<SearchControl>>,
-    max_nodes: Option<u64>,
-}
-
-impl Budget {
-    /// No limit.
-    pub fn unlimited() -> Self {
-        Self::default()
-    }
-
-    /// A budget spent once `control` is stopped; `control` must have been begun.
-    pub fn stopped_by(control: Arc<SearchControl>) -> Self {
-        Self {
-            control: Some(control),
-            max_nodes: None,
-        }
-    }
-
-    /// The same budget, with at most `nodes` nodes in a traced chess search (a trace records
-    /// every node it visits: the lab keeps its memory and its pages bounded this way).
-    pub fn with_max_nodes(mut self, nodes: u64) -> Self {
-        self.max_nodes = Some(nodes);
-        self
-    }
-
-    /// The most nodes a traced chess search may visit, if bounded.
-    pub fn max_nodes(&self) -> Option<u64> {
-        self.max_nodes
-    }
-
-    /// The control the searches of this budget obey, if it is limited.
-    pub fn control(&self) -> Option<Arc<SearchControl>> {
-        self.control.clone()
-    }
-
-    /// Whether the budget is spent.
-    pub fn is_spent(&self) -> bool {
-        self.control.as_ref().is_some_and(|c| c.is_stopped())
-    }
-
-    /// An error once the budget is spent.
-    pub fn check(&self) -> Result<(), String> {
-        if self.is_spent() {
-            Err(TIME_LIMIT_MESSAGE.to_string())
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// What a trace cut short by its budget says.
-pub const TIME_LIMIT_MESSAGE: &str =
-    "the time limit ran out before the trace was complete: choose a smaller depth or tree";
 
 /// The command line of `brudno trace`.
 #[derive(clap::Args, Clone, Debug)]
@@ -295,37 +234,6 @@ fn chess_request(args: &TraceArgs) -> Result<ChessRequest, String> {
         depth,
         eval: args.eval,
     })
-}
-
-/// A trace from its recorded parts, with the result filled in; the caller names it.
-pub fn assemble(
-    nodes: Vec<Node>,
-    steps: Vec<Step>,
-    iterations: Vec<Iteration>,
-    code: Pseudocode,
-    format: ValueFormat,
-) -> Trace {
-    let result = recorder::outcome(&nodes, &steps, &iterations);
-    Trace {
-        format: "brudno-trace",
-        version: model::FORMAT_VERSION,
-        title: String::new(),
-        header: String::new(),
-        algorithm: AlgorithmInfo {
-            name: String::new(),
-            description: String::new(),
-        },
-        source: serde_json::Value::Null,
-        values: ValuesInfo::from(format),
-        pseudocode: code.lines.to_vec(),
-        nodes,
-        iterations,
-        steps,
-        result,
-        techniques: Vec::new(),
-        compare: None,
-        orderings: None,
-    }
 }
 
 /// Traces a toy tree with `algorithm`.

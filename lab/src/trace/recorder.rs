@@ -1,14 +1,15 @@
 //! The `Recorder`: the one place where the steps of a search, their pseudocode lines and
 //! their sentences are made, for the textbook algorithms on toy trees (`textbook.rs`) and the
 //! engine's own search (`chess.rs`) alike, and the functions that read a finished recording
-//! (`outcome`, `best_line`, `subtree_size`).
+//! (`outcome`, `best_line`, `subtree_size`, and `assemble`, which makes a `Trace` of one).
 //!
 //! Every value and bound is in MAX's view; the sources convert. The recorder fills in the
 //! counters (`visited`, `leaves`, `pruned`) at the end, when the size of every skipped subtree
 //! is known. It never searches anything itself.
 
 use super::model::{
-    CutoffTest, Iteration, Node, Outcome, Pseudocode, Score, Step, StepKind, Totals, ValueFormat,
+    self, AlgorithmInfo, CutoffTest, Iteration, Node, Outcome, Pseudocode, Score, Step, StepKind,
+    Totals, Trace, ValueFormat, ValuesInfo,
 };
 
 /// Writes the steps of a search as it runs: the one place where steps, their pseudocode
@@ -514,4 +515,35 @@ pub fn best_line(nodes: &[Node], steps: &[Step], root: usize, upto: usize) -> Ve
         node = best;
     }
     line
+}
+
+/// A trace from its recorded parts, with the result filled in; the caller names it.
+pub fn assemble(
+    nodes: Vec<Node>,
+    steps: Vec<Step>,
+    iterations: Vec<Iteration>,
+    code: Pseudocode,
+    format: ValueFormat,
+) -> Trace {
+    let result = outcome(&nodes, &steps, &iterations);
+    Trace {
+        format: "brudno-trace",
+        version: model::FORMAT_VERSION,
+        title: String::new(),
+        header: String::new(),
+        algorithm: AlgorithmInfo {
+            name: String::new(),
+            description: String::new(),
+        },
+        source: serde_json::Value::Null,
+        values: ValuesInfo::from(format),
+        pseudocode: code.lines.to_vec(),
+        nodes,
+        iterations,
+        steps,
+        result,
+        techniques: Vec::new(),
+        compare: None,
+        orderings: None,
+    }
 }
