@@ -221,27 +221,53 @@ pub fn check_file(dir: &Path, entry: &Entry) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks the whole data folder: every file named by the manifest and every named file there
-/// and right. Returns the entries, or every problem found.
-pub fn check(dir: &Path) -> Result<Vec<Entry>, Vec<String>> {
+/// What `check` found right: the manifest's entries, and the files it names that this
+/// checkout lacks (a sparse or partial clone without data/'s files), skipped unchecked.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// Every entry of the manifest.
+    pub entries: Vec<Entry>,
+    /// The named files that are not in the folder, in the manifest's order.
+    pub skipped: Vec<String>,
+}
+
+impl Checked {
+    /// The entries whose files are in the folder (and were checked).
+    pub fn present(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(|e| !self.skipped.contains(&e.file))
+    }
+}
+
+/// Checks the whole data folder: every file named by the manifest that is there is right
+/// (a named file that is missing is skipped: a clone without the data), and every file
+/// there is named. Returns what was checked, or every problem found.
+pub fn check(dir: &Path) -> Result<Checked, Vec<String>> {
     let entries = read_manifest(dir).map_err(|why| vec![why])?;
     let mut problems = Vec::new();
     let mut named = std::collections::BTreeSet::new();
+    let mut skipped = Vec::new();
     for entry in &entries {
         if !named.insert(entry.file.clone()) {
             problems.push(format!("{} is named twice in {MANIFEST}", entry.file));
+        }
+        if !dir.join(&entry.file).exists() {
+            skipped.push(entry.file.clone());
+            continue;
         }
         if let Err(why) = check_file(dir, entry) {
             problems.push(why);
         }
     }
-    let moves: u64 = entries.iter().map(|e| e.moves).sum();
-    let bytes: u64 = entries
-        .iter()
-        .map(|e| fs::metadata(dir.join(&e.file)).map_or(0, |m| m.len()))
-        .sum();
+    let present = entries.iter().filter(|e| !skipped.contains(&e.file));
+    let (moves, bytes) = present.fold((0u64, 0u64), |(moves, bytes), e| {
+        let size = fs::metadata(dir.join(&e.file)).map_or(0, |m| m.len());
+        (moves + e.moves, bytes + size)
+    });
+    // The size rule is the whole folder's: a checkout that lacks files cannot weigh it.
     let per_move = bytes as f64 / moves.max(1) as f64;
-    if moves > 0 && per_move > MAX_BYTES_PER_MOVE {
+    if skipped.is_empty() && moves > 0 && per_move > MAX_BYTES_PER_MOVE {
         problems.push(format!(
             "{bytes} bytes for {moves} recorded moves: {per_move:.2} a move, more than {MAX_BYTES_PER_MOVE}"
         ));
@@ -258,13 +284,12 @@ pub fn check(dir: &Path) -> Result<Vec<Entry>, Vec<String>> {
         }
     }
     if problems.is_empty() {
-        Ok(entries)
+        Ok(Checked { entries, skipped })
     } else {
         Err(problems)
     }
 }
 
-/// The settings line of a datagen progress file, as manifest fields.
 fn run_settings(run: &Path) -> Result<(Vec<(String, String)>, datafile::Progress), String> {
     let path = datafile::progress_path(run);
     let text = fs::read_to_string(&path)
@@ -512,19 +537,32 @@ pub fn run(args: &DataArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
             }
         }
         DataAction::Check { dir } => match check(dir) {
-            Ok(entries) => {
-                let games: u64 = entries.iter().map(|e| e.games).sum();
-                let moves: u64 = entries.iter().map(|e| e.moves).sum();
-                let bytes: u64 = entries
-                    .iter()
+            Ok(checked) => {
+                let games: u64 = checked.present().map(|e| e.games).sum();
+                let moves: u64 = checked.present().map(|e| e.moves).sum();
+                let bytes: u64 = checked
+                    .present()
                     .map(|e| fs::metadata(dir.join(&e.file)).map_or(0, |m| m.len()))
                     .sum();
                 out(&format!(
                     "{}: {} files, {games} games, {moves} recorded moves, {bytes} bytes ({:.2} per move); all match {MANIFEST}",
                     dir.display(),
-                    entries.len(),
+                    checked.present().count(),
                     bytes as f64 / moves.max(1) as f64
                 ));
+                if !checked.skipped.is_empty() {
+                    let moves: u64 = checked
+                        .entries
+                        .iter()
+                        .filter(|e| checked.skipped.contains(&e.file))
+                        .map(|e| e.moves)
+                        .sum();
+                    out(&format!(
+                        "skipped {} files the manifest names that this checkout lacks ({moves} recorded moves; a clone without data/, README.md says how): {}",
+                        checked.skipped.len(),
+                        checked.skipped.join(" ")
+                    ));
+                }
                 ExitCode::SUCCESS
             }
             Err(problems) => {
