@@ -34,6 +34,14 @@ struct Cursor {
     revisited: usize,
 }
 
+/// The moves searched at a node that did not cut it: what the histories punish when a later
+/// move cuts (quiet moves with their piece and square, captures by their history index).
+#[derive(Default)]
+struct Tried {
+    quiets: ArrayVec<(PackedMove, u16), 64>,
+    captures: ArrayVec<usize, 32>,
+}
+
 /// One move of the loop.
 #[derive(Clone, Copy)]
 struct Next {
@@ -77,8 +85,7 @@ impl<O: Observer> Worker<'_, O> {
             revisited: 0,
         };
         let mut best_move = None;
-        let mut quiets_tried: ArrayVec<(PackedMove, u16), 64> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<usize, 32> = ArrayVec::new();
+        let mut tried = Tried::default();
         let mut searched = 0usize;
         while let Some(next) = self.next_move::<ROOT>(pos, ply, &mut picker, &mut cursor, rows) {
             let mv = next.mv;
@@ -90,7 +97,7 @@ impl<O: Observer> Worker<'_, O> {
                 quiet: is_quiet,
                 revisiting: next.revisiting,
                 searched,
-                quiets_tried: quiets_tried.len(),
+                quiets_tried: tried.quiets.len(),
             };
             if !ROOT
                 && let Some(skip) = self.prune_move(pos, node, candidate, || {
@@ -141,37 +148,15 @@ impl<O: Observer> Worker<'_, O> {
             }
 
             if score > node.best {
-                node.best = score;
                 best_move = Some(mv);
-                self.observer.improved(ply, score);
-                if score > node.alpha {
-                    node.alpha = score;
-                    self.observer.alpha_raised(ply, score);
-                    if ROOT {
-                        self.new_root_best(next.index);
-                    } else {
-                        self.update_pv(ply, mv);
-                    }
-                }
-                if self.switches().pruning && score >= node.beta {
-                    self.observer.cutoff(pos, ply, searched);
-                    if !ROOT {
-                        self.learn_from_cutoff(
-                            pos,
-                            node,
-                            mv,
-                            searched,
-                            &quiets_tried,
-                            &captures_tried,
-                        );
-                    }
+                if self.take_score::<ROOT>(pos, node, next, score, searched, &tried) {
                     break;
                 }
             }
             if !ROOT && is_quiet {
-                let _ = quiets_tried.try_push((packed, moved));
+                let _ = tried.quiets.try_push((packed, moved));
             } else if !ROOT && self.features.capture_history {
-                let _ = captures_tried.try_push(history::capture_index(pos.turn(), mv));
+                let _ = tried.captures.try_push(history::capture_index(pos.turn(), mv));
             }
         }
         if ROOT {
@@ -180,6 +165,41 @@ impl<O: Observer> Worker<'_, O> {
 
         self.count_moves(pos, node, &picker)?;
         Ok(best_move)
+    }
+
+    /// A move's `score` better than the node's best so far: it becomes the best; above alpha
+    /// it raises alpha and leads the line (at the root, the root moves' order); at or above
+    /// beta it cuts the node (below the root the histories learn). Returns whether it cut.
+    #[inline(always)]
+    fn take_score<const ROOT: bool>(
+        &mut self,
+        pos: &Position,
+        node: &mut Node,
+        next: Next,
+        score: Value,
+        searched: usize,
+        tried: &Tried,
+    ) -> bool {
+        let ply = node.ply;
+        node.best = score;
+        self.observer.improved(ply, score);
+        if score > node.alpha {
+            node.alpha = score;
+            self.observer.alpha_raised(ply, score);
+            if ROOT {
+                self.new_root_best(next.index);
+            } else {
+                self.update_pv(ply, next.mv);
+            }
+        }
+        if !self.switches().pruning || score < node.beta {
+            return false;
+        }
+        self.observer.cutoff(pos, ply, searched);
+        if !ROOT {
+            self.learn_from_cutoff(pos, node, next.mv, searched, tried);
+        }
+        true
     }
 
     /// A cut-off below the root by `mv`, the `searched`-th move: counted, and the histories
@@ -192,26 +212,25 @@ impl<O: Observer> Worker<'_, O> {
         node: &Node,
         mv: Move,
         searched: usize,
-        quiets_tried: &[(PackedMove, u16)],
-        captures_tried: &[usize],
+        tried: &Tried,
     ) {
         self.stats.cutoffs += 1;
         self.stats.first_move_cutoffs += u64::from(searched == 1);
         if is_tactical(mv) {
             let capture =
                 (self.features.capture_history).then(|| history::capture_index(pos.turn(), mv));
-            self.reward_captures(capture, captures_tried, node.depth);
+            self.reward_captures(capture, &tried.captures, node.depth);
         } else {
             let (packed, moved) = (tt::pack_move(mv), history::piece_to(pos.turn(), mv));
             self.reward_quiet(
                 pos.turn(),
                 packed,
                 moved,
-                quiets_tried,
+                &tried.quiets,
                 node.depth,
                 node.ply,
             );
-            self.reward_captures(None, captures_tried, node.depth);
+            self.reward_captures(None, &tried.captures, node.depth);
         }
     }
 
