@@ -558,7 +558,7 @@ pub fn run(args: &DataArgs, out: &mut dyn FnMut(&str)) -> ExitCode {
                         .map(|e| e.moves)
                         .sum();
                     out(&format!(
-                        "skipped {} files the manifest names that this checkout lacks ({moves} recorded moves; a clone without data/, README.md says how): {}",
+                        "skipped {} files the manifest names that this checkout lacks ({moves} recorded moves; a clone without the data, docs/datagen.md says how): {}",
                         checked.skipped.len(),
                         checked.skipped.join(" ")
                     ));
