@@ -156,7 +156,9 @@ impl<O: Observer> Worker<'_, O> {
             if !ROOT && is_quiet {
                 let _ = tried.quiets.try_push((packed, moved));
             } else if !ROOT && self.features.capture_history {
-                let _ = tried.captures.try_push(history::capture_index(pos.turn(), mv));
+                let _ = tried
+                    .captures
+                    .try_push(history::capture_index(pos.turn(), mv));
             }
         }
         if ROOT {
