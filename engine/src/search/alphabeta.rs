@@ -388,7 +388,9 @@ impl<O: Observer> Worker<'_, O> {
         best
     }
 
-    /// Step 12 at the root: the first line's best move and score go into the table.
+    /// Step 12 at the root: the first line's best move and score go into the table, with
+    /// the bound the window gives it (an aspiration window that failed low or high leaves
+    /// only a bound, not the exact value).
     fn store_root(&mut self, node: &Node) {
         if self.switches().hash_move && self.pv_index == 0 {
             let root = self.search.position;
@@ -399,7 +401,7 @@ impl<O: Observer> Worker<'_, O> {
                     score: score::to_tt(node.best, 0),
                     eval: 0,
                     depth: node.depth,
-                    bound: Bound::Exact,
+                    bound: Bound::of(node.best, node.original_alpha, node.beta),
                 },
             );
         }
