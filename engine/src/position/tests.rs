@@ -205,29 +205,9 @@ fn chess960_castling_both_notations() {
 /// with `play_into`, the incrementally updated key equals the key computed from scratch.
 #[test]
 fn the_incremental_key_equals_a_recompute_after_every_move() {
-    let starts = [
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            false,
-        ),
-        (
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            false,
-        ),
-        (
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            false,
-        ),
-        ("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", false),
-        (
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            true,
-        ),
-        ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
-    ];
     let mut state = 7u64;
     let mut moves_made = 0;
-    for (fen, chess960) in starts {
+    for (fen, chess960) in crate::position::test_positions::STARTS {
         for _game in 0..8 {
             let mut pos = Position::from_fen(fen, chess960).unwrap();
             let mut child = pos.clone();
