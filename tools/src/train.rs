@@ -118,9 +118,20 @@ pub struct TrainArgs {
     /// Adam's learning rate at the start.
     #[arg(long, default_value_t = 0.001)]
     pub learning_rate: f32,
-    /// The learning rate is multiplied by this after every epoch.
+    /// The learning rate is multiplied by this after every epoch (`--schedule exponential`).
     #[arg(long, default_value_t = 0.92)]
     pub decay: f32,
+    /// The learning rate's shape over the run: `exponential` (`--decay` after every epoch) or
+    /// `cosine` (a linear warm-up over `--warmup` epochs, then a half cosine down to
+    /// `--final-rate` of the peak at the last step).
+    #[arg(long, value_enum, default_value_t = Shape::Exponential)]
+    pub schedule: Shape,
+    /// Epochs of linear warm-up from zero to `--learning-rate` (`--schedule cosine`).
+    #[arg(long, default_value_t = 1.0)]
+    pub warmup: f32,
+    /// The last step's learning rate as a share of the peak (`--schedule cosine`).
+    #[arg(long, default_value_t = 0.01)]
+    pub final_rate: f32,
     /// Weight of the game's result in the target (the rest is the search's score). Above 0 the
     /// network memorises the results of the training games (docs/datagen.md).
     #[arg(long, default_value_t = 0.0)]
@@ -582,9 +593,19 @@ fn train_network(
         step: 0,
     };
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| FloatNetwork::zeros(arch)).collect();
-    let mut rate = args.learning_rate;
-    let mut state = splitmix64(args.seed ^ 0x7261_696e);
     let batch = args.batch.max(1);
+    let schedule = Schedule {
+        shape: args.schedule,
+        peak: args.learning_rate,
+        decay: args.decay,
+        warmup_epochs: args.warmup,
+        final_share: args.final_rate,
+        epochs: args.epochs,
+        steps_per_epoch: train.len().div_ceil(batch),
+    };
+    let mut step = 0;
+    let mut rate = schedule.rate(0);
+    let mut state = splitmix64(args.seed ^ 0x7261_696e);
     // Early stopping: the network of the epoch with the lowest held-out loss is returned.
     let mut best: Option<(f32, usize, FloatNetwork)> = None;
     for epoch in 1..=args.epochs {
@@ -596,6 +617,8 @@ fn train_network(
         }
         let mut loss_sum = 0f64;
         for chunk in train.chunks(batch) {
+            rate = schedule.rate(step);
+            step += 1;
             let part = chunk.len().div_ceil(threads);
             let losses: Vec<f64> = std::thread::scope(|scope| {
                 let network = &network;
@@ -634,7 +657,6 @@ fn train_network(
         if best.as_ref().is_none_or(|(loss, _, _)| test_loss < *loss) || test.is_empty() {
             best = Some((test_loss, epoch, network.clone()));
         }
-        rate *= args.decay;
     }
     match best {
         Some((loss, epoch, best)) => {
@@ -650,9 +672,11 @@ fn train_network(
 mod quantise;
 pub mod record;
 mod samples;
+pub mod schedule;
 
 pub use quantise::quantise;
 pub use samples::in_share;
 use samples::{Samples, read_samples};
+use schedule::{Schedule, Shape};
 #[cfg(test)]
 mod tests;
