@@ -14,14 +14,74 @@
 //! from scratch (`Accumulator::refreshed`) is the reference every update is tested against.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Board, Color, Piece, Role};
+use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
-use super::{Architecture, KingKey, Network};
+use super::simd::Kernels;
+use super::{Architecture, KingKey, Network, QA};
 use crate::eval::Value;
 use crate::position::{PieceChanges, Position};
 
 /// Beyond this many pending updates, a refresh from the cache is cheaper.
 const MAX_PENDING: usize = 16;
+
+/// The arithmetic of an evaluation: one perspective's accumulator from its parent's, and the
+/// output layer's dot product. The network's run-time kernels are one (`Kernels`, any width,
+/// any processor); `fixed.rs` compiles another for each width it knows, so that one
+/// evaluation path serves both.
+trait Arithmetic {
+    /// The hidden layer's width: `hidden`, the network's, or the one compiled in (the same
+    /// number, known to the compiler).
+    fn width(&self, hidden: usize) -> usize;
+    /// Row `index` of `rows`, a matrix of rows of `width(hidden)` values.
+    #[inline(always)]
+    fn row<'n>(&self, rows: &'n [i16], hidden: usize, index: usize) -> &'n [i16] {
+        let width = self.width(hidden);
+        &rows[index * width..][..width]
+    }
+    /// `out = parent + the rows of the pieces `changes` puts on the board - the rows of those
+    /// it takes off`, each piece's row given by `row`.
+    fn update<'n>(
+        &self,
+        out: &mut [i16],
+        parent: &[i16],
+        changes: &PieceChanges,
+        row: impl Fn(&(Piece, Square)) -> &'n [i16],
+    );
+    /// `sum(clamp(v, 0, QA)^2 * w)` over the values `v` and the weights `w`.
+    fn screlu_dot(&self, values: &[i16], weights: &[i16]) -> i64;
+}
+
+impl Arithmetic for Kernels {
+    #[inline(always)]
+    fn width(&self, hidden: usize) -> usize {
+        hidden
+    }
+
+    #[inline(always)]
+    fn update<'n>(
+        &self,
+        out: &mut [i16],
+        parent: &[i16],
+        changes: &PieceChanges,
+        row: impl Fn(&(Piece, Square)) -> &'n [i16],
+    ) {
+        let (added, removed) = (changes.added(), changes.removed());
+        let mut add: [&[i16]; 2] = [&[]; 2];
+        let mut sub: [&[i16]; 2] = [&[]; 2];
+        for (slot, change) in add.iter_mut().zip(added) {
+            *slot = row(change);
+        }
+        for (slot, change) in sub.iter_mut().zip(removed) {
+            *slot = row(change);
+        }
+        (self.update)(out, parent, &add[..added.len()], &sub[..removed.len()])
+    }
+
+    #[inline(always)]
+    fn screlu_dot(&self, values: &[i16], weights: &[i16]) -> i64 {
+        (self.screlu_dot)(values, weights, QA as i16)
+    }
+}
 
 /// The hidden layer of both perspectives before the activation (White's, then Black's).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,8 +281,9 @@ impl Stack {
         self.plies.iter_mut().for_each(|p| p.computed = [false; 2]);
     }
 
-    /// The values of `perspective` at `ply`.
-    #[inline]
+    /// Where the values of side `side` at `ply` sit in `values` (for the tests; the
+    /// evaluation computes it with its arithmetic's width).
+    #[cfg(test)]
     fn slot(&self, ply: usize, side: usize) -> std::ops::Range<usize> {
         let hidden = self.arch.hidden;
         let start = (ply * 2 + side) * hidden;
@@ -231,7 +292,10 @@ impl Stack {
 
     /// The evaluation of `pos`, the node at `ply` on the current path, from the side to
     /// move: each perspective's accumulator brought up to date from the nearest computed
-    /// ancestor, or refreshed from the cache.
+    /// ancestor, or refreshed from the cache. A network whose width `fixed.rs` compiles in,
+    /// on a processor with AVX2, runs with that width's arithmetic; any other with the
+    /// network's kernels. Both run the one path of `evaluate_with`.
+    #[inline]
     pub fn evaluate(&mut self, ply: usize, pos: &Position, network: &Network) -> Value {
         if let Some(value) = self.evaluate_fixed(ply, pos, network) {
             return value;
@@ -239,23 +303,62 @@ impl Stack {
         self.evaluate_generic(ply, pos, network)
     }
 
-    /// `evaluate` through the generic path (any width, any processor): the reference the
-    /// fixed-width path of `fixed.rs` is tested against.
+    /// `evaluate` with the network's kernels (any width, any processor): the reference the
+    /// fixed-width arithmetic of `fixed.rs` is tested against.
     pub fn evaluate_generic(&mut self, ply: usize, pos: &Position, network: &Network) -> Value {
+        self.evaluate_with(network.kernels(), ply, pos, network)
+    }
+
+    /// The evaluation with `arithmetic`: both perspectives brought up to date, then the
+    /// output layer of the board's output bucket.
+    #[inline(always)]
+    fn evaluate_with(
+        &mut self,
+        arithmetic: &impl Arithmetic,
+        ply: usize,
+        pos: &Position,
+        network: &Network,
+    ) -> Value {
+        let board = pos.board();
         for perspective in [Color::White, Color::Black] {
-            self.bring_up_to_date(ply, perspective, pos.board(), network);
+            self.bring_up_to_date(arithmetic, ply, perspective, board, network);
         }
-        let (white, black) = (self.slot(ply, 0), self.slot(ply, 1));
+        let width = arithmetic.width(self.arch.hidden);
+        let node = &self.values[ply * 2 * width..][..2 * width];
+        let (white, black) = node.split_at(width);
         let (us, them) = match pos.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let bucket = self.arch.output_bucket(pos.board().occupied().count());
-        network.output_of(&self.values[us], &self.values[them], bucket)
+        // The bucket from a table: `output_bucket`'s two divisions cost more than the rest.
+        let pieces = board.occupied().0.count_ones() as usize;
+        let bucket = usize::from(self.output_bucket[pieces.min(64)]);
+        let weights = &network.w2[bucket * 2 * width..][..2 * width];
+        let (w_us, w_them) = weights.split_at(width);
+        let sum = arithmetic.screlu_dot(us, w_us) + arithmetic.screlu_dot(them, w_them);
+        network.output_from(sum, bucket)
     }
 
+    /// The nearest computed ancestor of the node at `ply` that `side` reaches without a
+    /// change of its king key, and no more than `MAX_PENDING` plies up.
+    #[inline(always)]
+    fn nearest_computed(&self, ply: usize, side: usize) -> Option<usize> {
+        let mut at = ply;
+        while !self.plies[at].key_changed[side] && at > 0 && ply - at < MAX_PENDING {
+            at -= 1;
+            if self.plies[at].computed[side] {
+                return Some(at);
+            }
+        }
+        None
+    }
+
+    /// Brings `perspective`'s accumulator at `ply` up to date: one update per move from the
+    /// nearest computed ancestor, or a refresh from the cache when there is none.
+    #[inline(always)]
     fn bring_up_to_date(
         &mut self,
+        arithmetic: &impl Arithmetic,
         ply: usize,
         perspective: Color,
         board: &Board,
@@ -265,44 +368,25 @@ impl Stack {
         if self.plies[ply].computed[side] {
             return;
         }
-        // The nearest computed ancestor reachable without a change of key.
-        let mut start = None;
-        let mut at = ply;
-        while !self.plies[at].key_changed[side] && at > 0 && ply - at < MAX_PENDING {
-            at -= 1;
-            if self.plies[at].computed[side] {
-                start = Some(at);
-                break;
-            }
-        }
-        let Some(start) = start else {
+        let Some(start) = self.nearest_computed(ply, side) else {
             self.refresh(ply, perspective, board, network);
             return;
         };
-        let key = self.plies[ply].keys[side];
-        let update = network.kernels().update;
+        let (arch, key) = (self.arch, self.plies[ply].keys[side]);
+        let width = arithmetic.width(arch.hidden);
+        let row = |&(piece, square): &(Piece, Square)| {
+            arithmetic.row(
+                &network.w1,
+                width,
+                arch.feature(perspective, key, piece, square),
+            )
+        };
         for p in start + 1..=ply {
-            let changes = self.plies[p].changes;
-            let row = |&(piece, square): &(Piece, shakmaty::Square)| {
-                network.row(self.arch.feature(perspective, key, piece, square))
-            };
-            let mut add: [&[i16]; 2] = [&[]; 2];
-            let mut sub: [&[i16]; 2] = [&[]; 2];
-            let (added, removed) = (changes.added(), changes.removed());
-            for (slot, change) in add.iter_mut().zip(added) {
-                *slot = row(change);
-            }
-            for (slot, change) in sub.iter_mut().zip(removed) {
-                *slot = row(change);
-            }
-            let (parent, child) = (self.slot(p - 1, side), self.slot(p, side));
-            let (before, after) = self.values.split_at_mut(child.start);
-            update(
-                &mut after[..child.len()],
-                &before[parent],
-                &add[..added.len()],
-                &sub[..removed.len()],
-            );
+            let child = (p * 2 + side) * width;
+            let (before, after) = self.values.split_at_mut(child);
+            let parent = &before[child - 2 * width..][..width];
+            let changes = &self.plies[p].changes;
+            arithmetic.update(&mut after[..width], parent, changes, row);
             self.plies[p].computed[side] = true;
         }
     }

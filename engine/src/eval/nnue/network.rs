@@ -150,7 +150,7 @@ impl Network {
     /// The output weights of output bucket `bucket`: the side to move's half, then the
     /// other side's.
     #[inline]
-    fn output_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
+    pub(super) fn output_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
         let hidden = self.arch.hidden;
         let start = bucket * 2 * hidden;
         self.w2[start..start + 2 * hidden].split_at(hidden)
@@ -337,6 +337,13 @@ impl Network {
         let (w_us, w_them) = self.output_weights(bucket);
         let dot = self.kernels.screlu_dot;
         let sum = dot(us, w_us, QA as i16) + dot(them, w_them, QA as i16);
+        self.output_from(sum, bucket)
+    }
+
+    /// The output in centipawns from the sum of both halves' SCReLU dot products (scaled by
+    /// `QA * QA * QB`) in output bucket `bucket`.
+    #[inline(always)]
+    pub(super) fn output_from(&self, sum: i64, bucket: usize) -> Value {
         let out = (sum / i64::from(QA) + i64::from(self.b2[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         out.clamp(-20_000, 20_000) as Value

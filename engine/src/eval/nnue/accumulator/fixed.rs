@@ -1,27 +1,35 @@
-//! The evaluation with the hidden layer's width compiled in: `Stack::evaluate` of a network
-//! whose width is one of `FIXED_WIDTHS` (the embedded network's 256 among them), on a processor
-//! with AVX2, runs here. The accumulators and weight rows are fixed-size arrays, so the loops
-//! have no bounds checks, no length asserts and no calls through function pointers: the whole
-//! evaluation, both perspectives' updates and the output layer, is one function compiled for
-//! AVX2 and chosen once per call by a width match. Any other width, or a processor without
-//! AVX2, takes the generic path of `accumulator.rs`, which stays the reference: the two give
-//! equal evaluations (tests in `accumulator/tests.rs`, on random games).
+//! The arithmetic with the hidden layer's width compiled in: a network whose width is one of
+//! `FIXED_WIDTHS` (the embedded network's 256 among them), on a processor with AVX2, is
+//! evaluated by `Stack::evaluate_with`, the one evaluation path, compiled here for AVX2 with
+//! `Avx2<H>` as its arithmetic. The rows are fixed-size arrays, so the loops have no bounds
+//! checks and no calls through function pointers; the common updates (a quiet move, a
+//! capture) are fused into one pass. Any other width, or a processor without AVX2, runs the
+//! same path with the network's run-time kernels, the reference: the two give equal
+//! evaluations (tests in `accumulator/tests.rs`, on random games).
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use shakmaty::{Board, Color, Piece, Square};
+#[cfg(target_arch = "x86_64")]
+use shakmaty::{Piece, Square};
 
-use super::super::{Network, QA, QB, SCALE};
-use super::{MAX_PENDING, Stack, side_index};
+use super::super::Network;
+#[cfg(target_arch = "x86_64")]
+use super::super::QA;
+#[cfg(target_arch = "x86_64")]
+use super::Arithmetic;
+use super::Stack;
 use crate::eval::Value;
+#[cfg(target_arch = "x86_64")]
+use crate::position::PieceChanges;
 use crate::position::Position;
 
 /// Elements per AVX2 register.
+#[cfg(target_arch = "x86_64")]
 const LANES: usize = 16;
 
 impl Stack {
-    /// The evaluation through the fixed-width path, when this network and processor have
+    /// The evaluation with the fixed-width arithmetic, when this network and processor have
     /// one; `None` otherwise.
     #[inline]
     pub(super) fn evaluate_fixed(
@@ -46,6 +54,7 @@ impl Stack {
         None
     }
 
+    /// `evaluate_with` compiled for AVX2 and `popcnt`, with width `H`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     fn evaluate_avx2<const H: usize>(
@@ -54,86 +63,90 @@ impl Stack {
         pos: &Position,
         network: &Network,
     ) -> Value {
-        let board = pos.board();
-        for perspective in [Color::White, Color::Black] {
-            self.up_to_date_avx2::<H>(ply, perspective, board, network);
-        }
-        let values = self.values.as_chunks::<H>().0;
-        let (white, black) = (&values[ply * 2], &values[ply * 2 + 1]);
-        let (us, them) = match pos.turn() {
-            Color::White => (white, black),
-            Color::Black => (black, white),
-        };
-        // The piece count by `popcnt` (this function has the feature) and the bucket from
-        // a table: `output_bucket`'s two divisions by the bucket count cost more than the rest.
-        let pieces = board.occupied().0.count_ones() as usize;
-        let bucket = usize::from(self.output_bucket[pieces.min(64)]);
-        let weights = network.w2.as_chunks::<H>().0;
-        let sum = screlu_dot::<H>(us, &weights[bucket * 2])
-            + screlu_dot::<H>(them, &weights[bucket * 2 + 1]);
-        let out = (sum / i64::from(QA) + i64::from(network.b2[bucket])) * i64::from(SCALE)
-            / i64::from(QA * QB);
-        out.clamp(-20_000, 20_000) as Value
+        self.evaluate_with(&Avx2::<H>(()), ply, pos, network)
+    }
+}
+
+/// The AVX2 arithmetic of width `H`. Only `evaluate_avx2` makes one (its private field), so a
+/// value of it proves the processor has AVX2 and the network has width `H`.
+#[cfg(target_arch = "x86_64")]
+struct Avx2<const H: usize>(());
+
+/// `row` as an array of the compiled width.
+///
+/// # Safety
+/// `row` has `H` values: every row and accumulator of a network of width `H` has, and an
+/// `Avx2<H>` is made only for a network of width `H` (`evaluate_fixed`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn fixed<const H: usize>(row: &[i16]) -> &[i16; H] {
+    debug_assert_eq!(row.len(), H);
+    // SAFETY: the caller's.
+    unsafe { &*row.as_ptr().cast::<[i16; H]>() }
+}
+
+/// `fixed` for a row written to.
+///
+/// # Safety
+/// As `fixed`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn fixed_mut<const H: usize>(row: &mut [i16]) -> &mut [i16; H] {
+    debug_assert_eq!(row.len(), H);
+    // SAFETY: the caller's.
+    unsafe { &mut *row.as_mut_ptr().cast::<[i16; H]>() }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const H: usize> Arithmetic for Avx2<H> {
+    #[inline(always)]
+    fn width(&self, hidden: usize) -> usize {
+        debug_assert_eq!(hidden, H);
+        H
     }
 
-    /// `bring_up_to_date` with the width compiled in: the nearest computed ancestor with the
-    /// same king key, then one fused pass per move from there; a refresh otherwise.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
-    fn up_to_date_avx2<const H: usize>(
-        &mut self,
-        ply: usize,
-        perspective: Color,
-        board: &Board,
-        network: &Network,
+    #[inline(always)]
+    fn row<'n>(&self, rows: &'n [i16], _: usize, index: usize) -> &'n [i16] {
+        &rows.as_chunks::<H>().0[index]
+    }
+
+    #[inline(always)]
+    fn update<'n>(
+        &self,
+        out: &mut [i16],
+        parent: &[i16],
+        changes: &PieceChanges,
+        row: impl Fn(&(Piece, Square)) -> &'n [i16],
     ) {
-        let side = side_index(perspective);
-        if self.plies[ply].computed[side] {
-            return;
-        }
-        let mut start = None;
-        let mut at = ply;
-        while !self.plies[at].key_changed[side] && at > 0 && ply - at < MAX_PENDING {
-            at -= 1;
-            if self.plies[at].computed[side] {
-                start = Some(at);
-                break;
-            }
-        }
-        let Some(start) = start else {
-            self.refresh(ply, perspective, board, network);
-            return;
-        };
-        let key = self.plies[ply].keys[side];
-        let arch = self.arch;
-        let rows = network.w1.as_chunks::<H>().0;
-        let row = |&(piece, square): &(Piece, Square)| -> &[i16; H] {
-            &rows[arch.feature(perspective, key, piece, square)]
-        };
-        let values = self.values.as_chunks_mut::<H>().0;
-        for p in start + 1..=ply {
-            let changes = self.plies[p].changes;
-            let (before, after) = values.split_at_mut(p * 2);
-            let parent = &before[(p - 1) * 2 + side];
-            let out = &mut after[side];
+        // SAFETY: a value of `Avx2<H>` exists only for a network of width `H` on a processor
+        // with AVX2 (`evaluate_fixed`), and the accumulators and rows have that width.
+        unsafe {
+            let out = fixed_mut::<H>(out);
+            let parent = fixed::<H>(parent);
+            let row = |change| fixed::<H>(row(change));
             // The common cases from the counts (no slices, no length checks).
             let (counts, a, [s, t]) = changes.parts();
             match counts {
                 (1, 1) => update_1_1::<H>(out, parent, row(&a), row(&s)),
                 (1, 2) => update_1_2::<H>(out, parent, row(&a), row(&s), row(&t)),
                 _ => {
-                    let (added, removed) = (changes.added(), changes.removed());
                     *out = *parent;
-                    for change in added {
+                    for change in changes.added() {
                         add_into::<H>(out, row(change));
                     }
-                    for change in removed {
+                    for change in changes.removed() {
                         sub_from::<H>(out, row(change));
                     }
                 }
             }
-            self.plies[p].computed[side] = true;
         }
+    }
+
+    #[inline(always)]
+    fn screlu_dot(&self, values: &[i16], weights: &[i16]) -> i64 {
+        // SAFETY: as in `update`: the accumulators and the output layer's halves of a network
+        // of width `H` have `H` values.
+        unsafe { screlu_dot::<H>(fixed(values), fixed(weights)) }
     }
 }
 
