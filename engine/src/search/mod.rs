@@ -64,6 +64,68 @@ use worker::{Shared, Worker};
 /// Stack for helper threads: the recursion keeps move lists on the stack.
 const HELPER_STACK_BYTES: usize = 16 << 20;
 
+/// One iteration at `depth`: the MultiPV lines one after the other, each from its score at
+/// the depth before (`previous_scores`, updated), until one is cut short by a stop.
+fn search_lines<O: Observer>(
+    worker: &mut Worker<O>,
+    depth: u32,
+    previous_scores: &mut [Option<Value>],
+) -> Vec<(Value, Bound)> {
+    let mut reports = Vec::with_capacity(previous_scores.len());
+    if !worker.aborted {
+        worker.observer.iteration(depth);
+    }
+    for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+        if worker.aborted {
+            break;
+        }
+        let (score, bound) = worker.iteration(depth as i32, pv_index, *previous);
+        if worker.aborted {
+            break;
+        }
+        *previous = Some(score);
+        reports.push((score, bound));
+    }
+    reports
+}
+
+/// An iteration at `depth` cut short: the lines it finished (`reports`) replace their older
+/// selves in `completed`. If even the first line was cut short, a root move that already
+/// raised alpha in it is at least as good as the previous choice (it was searched deeper):
+/// that is kept.
+fn merge_cut_short<O: Observer>(
+    worker: &mut Worker<O>,
+    depth: u32,
+    reports: &[(Value, Bound)],
+    completed: &mut Vec<Report>,
+) {
+    let mut fresh: Vec<Report> = reports
+        .iter()
+        .enumerate()
+        .map(|(pv_index, &(score, bound))| worker.report(depth, pv_index, score, bound))
+        .collect();
+    if fresh.is_empty() {
+        fresh.extend(worker.partial_report(depth));
+    }
+    for (pv_index, line) in fresh.into_iter().enumerate() {
+        match completed.get_mut(pv_index) {
+            Some(slot) => *slot = line,
+            None => completed.push(line),
+        }
+    }
+    // An older line may now show a move a fresher line already shows.
+    let mut seen = Vec::new();
+    completed.retain(|line| {
+        let first = line.pv.first().copied();
+        let new = !seen.contains(&first);
+        seen.push(first);
+        new
+    });
+    for (pv_index, line) in completed.iter_mut().enumerate() {
+        line.multipv = pv_index as u32 + 1;
+    }
+}
+
 /// Puts the MultiPV lines of a completed iteration best first. Each line is the best of the
 /// moves the better lines left, but pruning and the table make scores slightly path
 /// dependent, so a later line can come out above an earlier one; a GUI expects them in order.
@@ -252,21 +314,7 @@ impl Search<'_> {
                 worker.aborted = true;
                 worker.superseded = true;
             }
-            let mut reports = Vec::with_capacity(lines);
-            if !worker.aborted {
-                worker.observer.iteration(depth);
-            }
-            for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
-                if worker.aborted {
-                    break;
-                }
-                let (score, bound) = worker.iteration(depth as i32, pv_index, *previous);
-                if worker.aborted {
-                    break;
-                }
-                *previous = Some(score);
-                reports.push((score, bound));
-            }
+            let mut reports = search_lines(worker, depth, &mut previous_scores);
             // Another thread completed this depth (or a deeper one): play on from its line
             // rather than finish the same work. (The line is always there: `offer` publishes
             // the depth and the line under one lock; without it, this ends like a stop.)
@@ -291,34 +339,7 @@ impl Search<'_> {
                 continue;
             }
             if worker.aborted {
-                // Lines finished at this depth replace their older selves. If even the first
-                // line was cut short, a root move that already raised alpha in it is at least
-                // as good as the previous choice (it was searched deeper): keep that.
-                let mut fresh: Vec<Report> = reports
-                    .iter()
-                    .enumerate()
-                    .map(|(pv_index, &(score, bound))| worker.report(depth, pv_index, score, bound))
-                    .collect();
-                if fresh.is_empty() {
-                    fresh.extend(worker.partial_report(depth));
-                }
-                for (pv_index, line) in fresh.into_iter().enumerate() {
-                    match completed.get_mut(pv_index) {
-                        Some(slot) => *slot = line,
-                        None => completed.push(line),
-                    }
-                }
-                // An older line may now show a move a fresher line already shows.
-                let mut seen = Vec::new();
-                completed.retain(|line| {
-                    let first = line.pv.first().copied();
-                    let new = !seen.contains(&first);
-                    seen.push(first);
-                    new
-                });
-                for (pv_index, line) in completed.iter_mut().enumerate() {
-                    line.multipv = pv_index as u32 + 1;
-                }
+                merge_cut_short(worker, depth, &reports, &mut completed);
                 break;
             }
             if lines > 1 {
