@@ -1,5 +1,5 @@
 //! The arithmetic with the hidden layer's width compiled in: a network whose width is one of
-//! `FIXED_WIDTHS` (the embedded network's 256 among them), on a processor with AVX2, is
+//! 128, 256, 384 and 512 (the embedded network's 256 among them), on a processor with AVX2, is
 //! evaluated by `Stack::evaluate_with`, the one evaluation path, compiled here for AVX2 with
 //! `Avx2<H>` as its arithmetic. The rows are fixed-size arrays, so the loops have no bounds
 //! checks and no calls through function pointers; the common updates (a quiet move, a
@@ -45,6 +45,7 @@ impl Stack {
                 match self.arch.hidden {
                     128 => Some(self.evaluate_avx2::<128>(ply, pos, network)),
                     256 => Some(self.evaluate_avx2::<256>(ply, pos, network)),
+                    384 => Some(self.evaluate_avx2::<384>(ply, pos, network)),
                     512 => Some(self.evaluate_avx2::<512>(ply, pos, network)),
                     _ => None,
                 }

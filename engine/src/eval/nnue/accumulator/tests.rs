@@ -72,6 +72,7 @@ fn updates_equal_a_refresh_after_every_move() {
         bucketed(),
         Architecture::plain(256),
         Architecture::plain(128),
+        Architecture::plain(384),
         wide_bucketed,
     ] {
         let network = varied(arch);
