@@ -185,6 +185,9 @@ def resolve(name, ladder):
 def play(brudno, name, path, options, args):
     """One match under fastchess; returns (wins, draws, losses) for Brudno."""
     with tempfile.TemporaryDirectory() as scratch:
+        if args.pgn_dir:
+            # fastchess writes no PGN, and says nothing, into a folder that does not exist.
+            os.makedirs(args.pgn_dir, exist_ok=True)
         pgn = os.path.join(args.pgn_dir or scratch, f"gauntlet-{name}.pgn")
         command = [
             "fastchess",
